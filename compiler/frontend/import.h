@@ -1,0 +1,31 @@
+// ONNX front end: reads an int8 ONNX network in any dialect of DIALECTS.md (DORY/NEMO,
+// QuantLab, Deeploy/QuantLib, standard QDQ and QLinear/Integer ops, BARVINN integer-valued
+// float) and returns one integer Graph of fused ops. The protobuf is parsed directly; the
+// ONNX checker is not used (DIALECTS.md §0 rule 3): each node is validated by edgesim itself.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "compiler/ir/graph.h"
+
+namespace edgesim {
+
+// Every import failure: message is one line naming the file and, where there is one, the
+// node (name and op type) and what is wrong, e.g.
+//   "net.onnx: node 'Conv_3' (Conv): unsupported attribute auto_pad=SAME_LOWER"
+//   "net.onnx: unsupported op 'LSTM' at node 'lstm_1'; supported: Conv, Gemm, ..."
+class ImportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ImportOptions {
+  // Activation bits of integer-valued float graphs whose input range the file does not state
+  // (BARVINN SimpleConv: the MVU's aprec). Graph inputs are then u<bits>-ranged.
+  int default_input_bits = 8;
+  bool default_input_signed = false;
+};
+
+Graph import_onnx(const std::string& path, const ImportOptions& opt = {});
+
+}  // namespace edgesim

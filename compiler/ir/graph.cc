@@ -1,0 +1,51 @@
+#include "compiler/ir/graph.h"
+
+#include <stdexcept>
+
+namespace edgesim {
+
+const char* op_name(OpKind k) {
+  switch (k) {
+    case OpKind::Conv: return "conv";
+    case OpKind::Gemm: return "gemm";
+    case OpKind::Add: return "add";
+    case OpKind::Mul: return "mul";
+    case OpKind::Pool: return "pool";
+    case OpKind::Clip: return "clip";
+    case OpKind::Requant: return "requant";
+    case OpKind::Pad: return "pad";
+    case OpKind::Concat: return "concat";
+    case OpKind::Reshape: return "reshape";
+    case OpKind::Transpose: return "transpose";
+    case OpKind::Quantize: return "quantize";
+    case OpKind::Dequantize: return "dequantize";
+  }
+  return "?";
+}
+
+int Graph::add_tensor(TensorDesc t) {
+  tensors.push_back(std::move(t));
+  return static_cast<int>(tensors.size()) - 1;
+}
+
+int Graph::find_tensor(const std::string& n) const {
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+bool Graph::is_layer(const Node& n) {
+  switch (n.kind()) {
+    case OpKind::Conv: case OpKind::Gemm: case OpKind::Pool: case OpKind::Add: return true;
+    default: return false;
+  }
+}
+
+std::vector<int> Graph::layer_nodes() const {
+  std::vector<int> r;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (is_layer(nodes[i])) r.push_back(static_cast<int>(i));
+  return r;
+}
+
+}  // namespace edgesim

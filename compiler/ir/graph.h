@@ -1,0 +1,80 @@
+// Graph: edgesim's integer IR. One node per fused op (a DORY "layer" for Conv/Gemm/Pool/Add),
+// each with the typed params struct its reference kernel, cost model and tile constraints
+// read. Tensors carry ONNX logical shapes (NCHW for images); constants are stored inline.
+// Nodes are kept in topological order, which is the ONNX node order of each fused op's anchor
+// (the Conv, Gemm, MatMul, pool or Add), so the k-th layer node is DORY's out_layer<k>.
+#pragma once
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "kernels/conv/params.h"
+#include "kernels/core/tensor.h"
+#include "kernels/eltwise/params.h"
+#include "kernels/gemm/params.h"
+#include "kernels/layout/params.h"
+#include "kernels/pool/params.h"
+#include "kernels/quant/params.h"
+
+namespace edgesim {
+
+enum class OpKind { Conv, Gemm, Add, Mul, Pool, Clip, Requant, Pad, Concat, Reshape, Transpose,
+                    Quantize, Dequantize };
+
+// Variant order must match OpKind.
+using OpParams = std::variant<ConvParams, GemmParams, AddParams, MulParams, PoolParams, ClipParams,
+                              RequantParams, PadParams, ConcatParams, ReshapeParams,
+                              TransposeParams, QuantizeParams, DequantizeParams>;
+
+const char* op_name(OpKind k);   // "conv", "gemm", "add", ...
+
+struct TensorDesc {
+  std::string name;              // ONNX tensor name it came from
+  DType dtype = DType::U8;
+  Shape shape;
+  std::optional<Tensor> constant;   // set for weights and other initializers
+  bool is_const() const { return constant.has_value(); }
+};
+
+struct Node {
+  std::string name;              // ONNX name of the anchor node (or "<op_type>_<index>" if unnamed)
+  OpParams params;
+  std::vector<int> inputs;       // tensor ids; Conv: x, w. Gemm: a, b. Add/Mul/Concat: all operands
+  std::vector<int> outputs;      // tensor ids (one output for every op kind today)
+  std::vector<std::string> fused;   // ONNX op types folded into this node, in order (provenance)
+
+  OpKind kind() const { return static_cast<OpKind>(params.index()); }
+  template <class P> const P& as() const { return std::get<P>(params); }
+  template <class P> P& as() { return std::get<P>(params); }
+};
+
+class Graph {
+ public:
+  std::string name;              // e.g. the model file stem
+  std::string dialect;           // "nemo", "quantlab", "deeploy", "qdq", "onnx-int"
+  std::vector<TensorDesc> tensors;
+  std::vector<Node> nodes;
+  std::vector<int> inputs;       // real graph inputs (initializers excluded), in ONNX order
+  std::vector<int> outputs;      // graph outputs, in ONNX order
+
+  int add_tensor(TensorDesc t);  // returns its id
+  int find_tensor(const std::string& name) const;   // -1 if absent
+  const TensorDesc& tensor(int id) const { return tensors.at(static_cast<size_t>(id)); }
+
+  // A "layer" in DORY's numbering of golden files: Conv, Gemm, Pool and Add nodes.
+  static bool is_layer(const Node& n);
+  std::vector<int> layer_nodes() const;   // node indices of layers, in order
+  int64_t macs(const Node& n) const;      // multiply-accumulates of Conv / Gemm (0 otherwise)
+  int64_t total_macs() const;
+
+  // Structural checks: ids in range, topological order, every non-input tensor produced once,
+  // shapes consistent with params. Throws std::runtime_error naming the node.
+  void validate() const;
+};
+
+// Stable, human-readable text form (one line per tensor input and node) for tests and
+// `edgesim describe net.onnx`. Format documented in docs/graph.md.
+std::string print_graph(const Graph& g);
+
+}  // namespace edgesim

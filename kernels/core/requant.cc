@@ -1,0 +1,84 @@
+#include "kernels/core/requant.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace edgesim {
+
+int64_t round_half_even(double v) { return static_cast<int64_t>(std::nearbyint(v)); }
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+int64_t Requant::channels() const {
+  size_t n = 1;
+  for (size_t s : {k.size(), lambda.size(), scale.size()})
+    if (s > n) n = s;
+  return static_cast<int64_t>(n);
+}
+
+void Requant::validate(int64_t n) const {
+  auto ok = [&](size_t s) { return s <= 1 || static_cast<int64_t>(s) == n; };
+  if (!ok(k.size()) || !ok(lambda.size()) || !ok(scale.size()))
+    throw std::invalid_argument("requant vectors (k " + std::to_string(k.size()) + ", lambda " +
+                                std::to_string(lambda.size()) + ") do not match " +
+                                std::to_string(n) + " channels");
+  if (kind == Kind::Integer && (shift < 0 || shift > 62))
+    throw std::invalid_argument("requant shift " + std::to_string(shift) + " out of range");
+  if (div < 0) throw std::invalid_argument("requant divisor must be positive");
+  if (kind == Kind::Float && scale.empty()) throw std::invalid_argument("float requant without scale");
+}
+
+int64_t Requant::apply(int64_t acc, int64_t c, ArithMode mode) const {
+  switch (kind) {
+    case Kind::None:
+      return clamp64(acc, lo, hi);
+    case Kind::Integer: {
+      const int64_t kk = k.size() == 1 ? k[0] : k[c];
+      const int64_t ll = lambda.size() == 1 ? lambda[0] : lambda[c];
+      const int64_t v = (kk * acc + ll) * mul;
+      if (div > 0 && mode == ArithMode::Exact) return clamp64(floor_div(v, div), lo, hi);
+      return clamp64((v + round) >> shift, lo, hi);
+    }
+    case Kind::Float: {
+      const double s = scale.size() == 1 ? scale[0] : scale[c];
+      return clamp64(round_half_even(static_cast<double>(acc) * s) + zp, lo, hi);
+    }
+  }
+  return 0;
+}
+
+std::string Requant::str() const {
+  auto vec = [](const char* name, const auto& v) {
+    if (v.size() == 1) return std::string(name) + "=" + std::to_string(v[0]);
+    return std::string(name) + "[" + std::to_string(v.size()) + "]";
+  };
+  auto range = "[" + (lo == INT64_MIN ? std::string("-inf") : std::to_string(lo)) + "," +
+               (hi == INT64_MAX ? std::string("inf") : std::to_string(hi)) + "]";
+  switch (kind) {
+    case Kind::None:
+      return "raw" + range;
+    case Kind::Integer: {
+      std::string s = "rq(" + vec("k", k) + " " + vec("l", lambda);
+      if (mul != 1) s += " mul=" + std::to_string(mul);
+      if (round) s += " +" + std::to_string(round);
+      s += " >>" + std::to_string(shift);
+      if (div) s += " /" + std::to_string(div);
+      if (axis >= 0 && channels() > 1) s += " axis=" + std::to_string(axis);
+      return s + " " + range + ")";
+    }
+    case Kind::Float: {
+      std::string s = "rqf(" + vec("scale", scale) + " zp=" + std::to_string(zp);
+      if (axis >= 0 && channels() > 1) s += " axis=" + std::to_string(axis);
+      return s + " " + range + ")";
+    }
+  }
+  return "?";
+}
+
+}  // namespace edgesim

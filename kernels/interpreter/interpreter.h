@@ -1,0 +1,29 @@
+// Interpreter: runs a Graph untiled with the reference kernels. This is the golden model.
+// It is the one part of kernels/ that sees the IR (compiler/ir/graph.h); CMake target
+// edgesim_interpreter links edgesim_ir, which itself only depends on edgesim_kernels.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "kernels/core/tensor.h"
+
+namespace edgesim {
+
+struct InterpreterOptions {
+  ArithMode mode = ArithMode::Exact;
+  bool keep_all = true;          // keep every intermediate tensor (needed for per-layer checks)
+};
+
+struct InterpreterResult {
+  std::vector<std::optional<Tensor>> values;   // by tensor id (constants and kept tensors)
+  std::vector<Tensor> outputs;                 // graph outputs in order
+};
+
+// inputs: one tensor per Graph::inputs entry, with the declared shape (values are converted
+// to the declared dtype; an out-of-range value is an error naming the input).
+// Throws std::runtime_error naming the node on any failure.
+InterpreterResult interpret(const Graph& g, const std::vector<Tensor>& inputs,
+                            const InterpreterOptions& opt = {});
+
+}  // namespace edgesim

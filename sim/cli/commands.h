@@ -1,0 +1,32 @@
+// The edgesim command-line interface: one file per subcommand (cmd_<name>.cc), each
+// registering itself on the CLI11 app. main.cc is the composition root.
+//
+// Convention for every subcommand: print results to stdout; on a user error throw
+// edgesim::CliError (or any std::exception) with a one-line message naming the file / node /
+// key; main prints "edgesim: error: <message>" to stderr and exits with the command's code.
+#pragma once
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace edgesim::cli {
+
+class CliError : public std::runtime_error {
+ public:
+  explicit CliError(const std::string& msg, int code = 2) : std::runtime_error(msg), code_(code) {}
+  int code() const { return code_; }
+ private:
+  int code_;
+};
+
+// Each registrar adds a subcommand and sets *action to the function to run when it was chosen.
+using Action = std::function<int()>;
+void register_describe(CLI::App& app, Action& action);
+void register_verify(CLI::App& app, Action& action);
+
+// Default platform used when a command needs one and none is given.
+std::string default_platform_path();
+
+}  // namespace edgesim::cli

@@ -1,0 +1,53 @@
+// edgesim: compile, simulate, verify and tune int8 networks on extreme-edge AI platforms.
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+
+#include "sim/cli/commands.h"
+
+// libsystemc.so defines main() and calls sc_main; this executable has its own main, and the
+// stub keeps the link happy once sim/ links SystemC.
+extern "C" int sc_main(int, char**) { return 0; }
+
+namespace edgesim::cli {
+
+std::string default_platform_path() {
+  if (const char* e = std::getenv("EDGESIM_PLATFORM")) return e;
+  // Installed next to the sources: <repo>/platforms/siracusa.yaml relative to the binary's
+  // build tree is not stable, so look in the working directory first, then the source tree.
+  for (const char* p : {"platforms/siracusa.yaml", EDGESIM_SOURCE_DIR "/platforms/siracusa.yaml"})
+    if (std::filesystem::exists(p)) return p;
+  return "platforms/siracusa.yaml";
+}
+
+}  // namespace edgesim::cli
+
+int main(int argc, char** argv) {
+  using namespace edgesim::cli;
+  CLI::App app{"edgesim: cycle-approximate simulator with an integrated int8 deployment flow"};
+  app.set_version_flag("--version", std::string("edgesim ") + EDGESIM_VERSION);
+  app.require_subcommand(1);
+  Action describe, verify;
+  register_describe(app, describe);
+  register_verify(app, verify);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  Action chosen;
+  for (auto* sub : app.get_subcommands()) {
+    if (sub->get_name() == "describe") chosen = describe;
+    if (sub->get_name() == "verify") chosen = verify;
+  }
+  try {
+    return chosen ? chosen() : 2;
+  } catch (const CliError& e) {
+    std::cerr << "edgesim: error: " << e.what() << "\n";
+    return e.code();
+  } catch (const std::exception& e) {
+    std::cerr << "edgesim: error: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,32 @@
+// Test support: run the edgesim executable and capture exit status and combined output.
+#pragma once
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#include "support/paths.h"
+
+namespace edgesim::test {
+
+struct RunResult {
+  int status = -1;        // exit code (128+signal if killed)
+  std::string output;     // stdout + stderr
+};
+
+// args is appended to the edgesim binary path verbatim (quote paths with spaces yourself).
+inline RunResult run_edgesim(const std::string& args) {
+  RunResult r;
+  std::string cmd = "'" + edgesim_bin() + "' " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  int st = pclose(p);
+  if (WIFEXITED(st)) r.status = WEXITSTATUS(st);
+  else if (WIFSIGNALED(st)) r.status = 128 + WTERMSIG(st);
+  return r;
+}
+
+}  // namespace edgesim::test
