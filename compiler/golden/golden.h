@@ -38,8 +38,9 @@ enum class GoldenLayout { HWC, CHW };
 // Loads graph inputs from F: a Deeploy .npz (array i -> i-th real input; extra trailing
 // arrays ignored), a DORY input.txt (HWC order), a directory of input_<i>.pb files, or a
 // single .pb. Values are converted to each input's dtype; wrong element counts or
-// out-of-range values are GoldenErrors naming the file and the input.
-std::vector<Tensor> load_inputs(const Graph& g, const std::string& path);
+// out-of-range values are GoldenErrors naming the file and the input. Inputs whose dtype
+// the importer inferred (TensorDesc::dtype_inferred) are re-typed from the data's range.
+std::vector<Tensor> load_inputs(Graph& g, const std::string& path);
 
 struct CheckResult {
   std::string what;          // "out_layer3.txt vs layer 3 'Conv_12' (conv)" / "output 0 'y'"
