@@ -5,6 +5,8 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "compiler/ir/graph.h"
 
@@ -24,7 +26,17 @@ struct ImportOptions {
   // (BARVINN SimpleConv: the MVU's aprec). Graph inputs are then u<bits>-ranged.
   int default_input_bits = 8;
   bool default_input_signed = false;
+  // Graph inputs to treat as initializers with these values (name -> tensor). Used to load
+  // ONNX backend node tests, whose scales, zero points and weights arrive as graph inputs.
+  std::vector<std::pair<std::string, Tensor>> constant_inputs;
 };
+
+// Real graph inputs (graph.input minus initializers), in ONNX order. Throws ImportError.
+std::vector<std::string> onnx_input_names(const std::string& path);
+
+// Reads one serialized onnx.TensorProto file (.pb) into a typed Tensor (integer element types
+// keep their type, FLOAT -> F32). Throws ImportError naming the file.
+Tensor read_tensor_proto_file(const std::string& path);
 
 Graph import_onnx(const std::string& path, const ImportOptions& opt = {});
 
