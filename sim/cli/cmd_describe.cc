@@ -1,9 +1,71 @@
-// STUB
+// `edgesim describe`: print what edgesim understood of its inputs.
+//   edgesim describe [--platform FILE] [--set key=value ...]   resolved platform spec, usable
+//                                                              budgets, selected implementations
+//   edgesim describe FILE.yaml [--set ...]                      same, platform given positionally
+//   edgesim describe NET.onnx [--platform FILE]                 imported integer graph (and the
+//                                                              platform too if --platform is given)
+// With neither a network nor --platform, the default platform (default_platform_path) is shown.
+// Errors (bad YAML, bad override, bad ONNX) propagate as one-line exceptions to main.
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/frontend/import.h"
+#include "compiler/ir/graph.h"
+#include "platforms/loader/loader.h"
 #include "sim/cli/commands.h"
+
 namespace edgesim::cli {
-void register_describe(CLI::App& app, Action& action) {
-  auto* sub = app.add_subcommand("describe", "Print a resolved platform spec or an imported network graph");
-  action = [] { throw CliError("describe: not implemented"); return 0; };
-  (void)sub;
+namespace {
+
+struct DescribeOptions {
+  std::string target;                  // positional: .onnx network or .yaml platform
+  std::string platform;
+  std::vector<std::string> overrides;
+};
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+int run_describe(const DescribeOptions& o) {
+  std::string platform = o.platform;
+  std::string network;
+  if (!o.target.empty()) {
+    if (ends_with(o.target, ".onnx")) {
+      network = o.target;
+    } else if (ends_with(o.target, ".yaml") || ends_with(o.target, ".yml")) {
+      if (!platform.empty())
+        throw CliError("describe: give the platform either positionally or with --platform, not both");
+      platform = o.target;
+    } else {
+      throw CliError("describe: '" + o.target + "' is neither a .onnx network nor a .yaml platform");
+    }
+  }
+  if (network.empty() && platform.empty()) platform = default_platform_path();
+  if (platform.empty() && !o.overrides.empty())
+    throw CliError("describe: --set needs a platform (--platform FILE)");
+
+  if (!platform.empty()) std::cout << describe_platform(load_platform(platform, o.overrides));
+  if (!network.empty()) {
+    if (!platform.empty()) std::cout << "\n";
+    std::cout << print_graph(import_onnx(network));
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_describe(CLI::App& app, Action& action) {
+  auto opts = std::make_shared<DescribeOptions>();
+  auto* sub = app.add_subcommand("describe",
+                                 "Print a resolved platform spec or an imported network graph");
+  sub->add_option("target", opts->target, "network (.onnx) or platform (.yaml) to describe");
+  sub->add_option("--platform,-p", opts->platform, "platform YAML file");
+  sub->add_option("--set", opts->overrides, "override a platform key: --set key=value (repeatable)")
+      ->allow_extra_args(false);
+  action = [opts] { return run_describe(*opts); };
+}
+
 }  // namespace edgesim::cli

@@ -1,0 +1,121 @@
+// Schema table, part 1: top level, the compute cluster (cores, event unit, I-cache, kernel cost
+// constants, cluster DMA), the fabric controller and the memory hierarchy. Meanings and units of
+// every key: docs/platforms.md; hardware values and their sources: platforms/*.yaml.
+#include "platforms/loader/schema.h"
+
+namespace edgesim::schema {
+
+void add_soc_keys(std::vector<KeyDef>& k) {
+  k.push_back(K_REQ(name, String));
+  k.push_back(K_OPT(description, String, ""));
+
+  // cluster: the programmable cores that run software kernels
+  k.push_back(K_REQ(cluster.impl, String).one_of({"pulp_cluster", "riscv_host"}));
+  k.push_back(K_REQ(cluster.n_cores, Int));
+  k.push_back(K_OPT(cluster.n_pe_model, Int, "0"));
+  k.push_back(K_OPT(cluster.isa, String, ""));
+  k.push_back(K_REQ(cluster.freq_hz, Freq));
+
+  k.push_back(K_REQ(cluster.event_unit.impl, String).one_of({"eu_v4"}));
+  k.push_back(K_REQ(cluster.event_unit.mutexes, Int));
+  k.push_back(K_REQ(cluster.event_unit.barriers, Int));
+  k.push_back(K_REQ(cluster.event_unit.semaphores, Int));
+
+  k.push_back(K_REQ(cluster.icache.impl, String).one_of({"pulp_hier_icache"}));
+  k.push_back(K_REQ(cluster.icache.banks, Int));
+  k.push_back(K_REQ(cluster.icache.refill_latency, Cycles));
+
+  // PULP-NN-style kernel cost constants (TIMING_MODELS.md §2.2)
+  k.push_back(K_REQ(cluster.cost.c_il, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_t42, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_il12, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_il11, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_rq, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_kl, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_grp, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_call, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_cp, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_px, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_dwrow, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_dwpx, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_neu, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_pool, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_add, Cycles));
+  k.push_back(K_REQ(cluster.cost.t_bar, Cycles));
+  k.push_back(K_REQ(cluster.cost.t_fork, Cycles));
+
+  // cluster DMA (TIMING_MODELS.md §3)
+  const std::vector<std::string> mchan{"mchan_v7"};
+  k.push_back(K_REQ(cluster.dma.impl, String).one_of({"mchan_v7", "simple_dma"}));
+  k.push_back(K_REQ(cluster.dma.bytes_per_cycle, Bandwidth));
+  k.push_back(K_REQ(cluster.dma.burst_bytes, Size));
+  k.push_back(K_REQ(cluster.dma.max_outstanding, Int));
+  k.push_back(K_REQ(cluster.dma.setup_cycles, Cycles));
+  k.push_back(K_REQ(cluster.dma.l2_latency, Cycles));
+  k.push_back(K_REQ(cluster.dma.n_channels, Int).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.core_queue_depth, Int).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.global_queue_depth, Int).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.n_counters, Int).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.dims, Int).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.max_cmd_bytes, Size).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.cmd_words_1d, Int).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.cmd_words_2d, Int).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.id_cycles, Cycles).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.reg_cycles, Cycles).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.sw_cycles, Cycles).only("cluster.dma.impl", mchan));
+  k.push_back(K_REQ(cluster.dma.wake_cycles, Cycles).only("cluster.dma.impl", mchan));
+
+  k.push_back(K_REQ(fc.freq_hz, Freq));
+
+  // memories
+  k.push_back(K_REQ(l1.impl, String).one_of({"tcdm", "mvu_ram"}));
+  k.push_back(K_REQ(l1.size, Size));
+  k.push_back(K_REQ(l1.banks, Int));
+  k.push_back(K_REQ(l1.bank_width_bytes, Size));
+  k.push_back(K_REQ(l1.interleave_bytes, Size));
+  k.push_back(K_REQ(l1.latency, Cycles));
+  k.push_back(K_REQ(l1.ports, Int));
+
+  k.push_back(K_REQ(l2.impl, String).one_of({"sram"}));
+  k.push_back(K_REQ(l2.size, Size));
+  k.push_back(K_REQ(l2.latency_from_cluster, Cycles));
+  k.push_back(K_REQ(l2.bw_bytes_per_cycle, Bandwidth));
+
+  const std::vector<std::string> hyper{"hyperram_udma"}, ddr{"ddr"};
+  k.push_back(K_REQ(l3.impl, String).one_of({"hyperram_udma", "ddr", "none"}));
+  k.push_back(K_OPT(l3.type, String, ""));
+  k.push_back(K_REQ(l3.size, Size));
+  k.push_back(K_REQ(l3.periph_freq_hz, Freq).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.clkdiv, Int).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.access_latency, Cycles).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.additional_latency, Bool).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.cmd_bytes, Size).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.sw_cycles, Cycles).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.bus_freq_hz, Freq).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.bus_bytes_per_cycle, Bandwidth).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.bus_latency, Cycles).only("l3.impl", hyper));
+  k.push_back(K_REQ(l3.bw_bytes_per_cycle, Bandwidth).only("l3.impl", ddr));
+  k.push_back(K_REQ(l3.latency, Cycles).only("l3.impl", ddr));
+
+  k.push_back(K_REQ(wmem.impl, String).one_of({"neureka_wmem"}));
+  k.push_back(K_REQ(wmem.size, Size));
+  k.push_back(K_OPT(wmem.window, Size, "0"));
+  k.push_back(K_REQ(wmem.banks, Int));
+  k.push_back(K_REQ(wmem.latency, Cycles));
+  k.push_back(K_REQ(wmem.cycles_per_beat, Cycles));
+
+  k.push_back(K_REQ(l1_wdig.size, Size));
+  k.push_back(K_REQ(l1_wdig.latency, Cycles));
+  k.push_back(K_REQ(l1_wdig.bw_bytes_per_cycle, Bandwidth));
+  k.push_back(K_REQ(l1_wana.size, Size));
+  k.push_back(K_REQ(l1_wana.latency, Cycles));
+  k.push_back(K_REQ(l1_wana.bw_bytes_per_cycle, Bandwidth));
+
+  k.push_back(K_OPT(memmap.l1, Address, "0"));
+  k.push_back(K_OPT(memmap.cluster_periph, Address, "0"));
+  k.push_back(K_OPT(memmap.wmem, Address, "0"));
+  k.push_back(K_OPT(memmap.l2, Address, "0"));
+  k.push_back(K_OPT(memmap.soc_periph, Address, "0"));
+}
+
+}  // namespace edgesim::schema

@@ -1,0 +1,236 @@
+// PlatformSpec: the resolved, typed description of one edge-AI SoC, produced once by the
+// strict YAML loader (loader.h) and then only read. It is the single source of hardware
+// parameters for the compiler, the cost models and the simulator (ARCHITECTURE.md): nothing
+// else reads YAML.
+//
+// Field names mirror the dotted YAML keys exactly (`cluster.dma.bytes_per_cycle` is
+// spec.cluster.dma.bytes_per_cycle); docs/platforms.md is the reference for every key, its
+// unit and its meaning. Units after loading: sizes and addresses in bytes, frequencies in Hz,
+// bandwidths in bytes per cycle of the component's clock, latencies and costs in cycles of the
+// component's clock (the cluster clock unless stated).
+//
+// Optional sections (cluster, npu, mvu, budgets.dory, ...) carry `present`; their fields are
+// meaningful only when it is true. Fields that apply to a single `impl` (e.g. npu.pe_k only for
+// impl soma) hold their zero value for other implementations.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace edgesim {
+
+// Sentinel of budget keys given as `auto` (= the size of that memory level).
+inline constexpr int64_t kAutoBudget = -1;
+
+struct EventUnitSpec {
+  bool present = false;
+  std::string impl;
+  int64_t mutexes = 0, barriers = 0, semaphores = 0;
+};
+
+struct IcacheSpec {
+  bool present = false;
+  std::string impl;
+  int64_t banks = 0;
+  int64_t refill_latency = 0;
+};
+
+// Instruction-count constants of the PULP-NN-style kernel cost models (TIMING_MODELS.md §2.2).
+struct ClusterCostSpec {
+  bool present = false;
+  int64_t c_il = 0, c_t42 = 0, c_il12 = 0, c_il11 = 0, c_rq = 0, c_kl = 0, c_grp = 0,
+          c_call = 0, c_cp = 0, c_px = 0, c_dwrow = 0, c_dwpx = 0, c_neu = 0, c_pool = 0,
+          c_add = 0, t_bar = 0, t_fork = 0;
+};
+
+struct DmaSpec {
+  bool present = false;
+  std::string impl;                 // mchan_v7 | simple_dma
+  double bytes_per_cycle = 0;       // per direction
+  int64_t burst_bytes = 0;
+  int64_t max_outstanding = 0;      // bursts in flight per direction
+  int64_t setup_cycles = 0;         // command hand-off to the engine (t_h)
+  int64_t l2_latency = 0;           // external round trip, charged only with fidelity.dma_ext_latency
+  // mchan_v7 only
+  int64_t n_channels = 0, core_queue_depth = 0, global_queue_depth = 0, n_counters = 0;
+  int64_t dims = 0, max_cmd_bytes = 0, cmd_words_1d = 0, cmd_words_2d = 0;
+  int64_t id_cycles = 0, reg_cycles = 0, sw_cycles = 0, wake_cycles = 0;
+};
+
+struct ClusterSpec {
+  bool present = false;
+  std::string impl;                 // pulp_cluster | riscv_host
+  int64_t n_cores = 0;
+  int64_t n_pe_model = 0;           // processing elements a GVSoC-like model instantiates
+  std::string isa;
+  int64_t freq_hz = 0;
+  EventUnitSpec event_unit;
+  IcacheSpec icache;
+  ClusterCostSpec cost;
+  DmaSpec dma;
+};
+
+struct FcSpec {
+  bool present = false;
+  int64_t freq_hz = 0;
+};
+
+struct L1Spec {
+  std::string impl;                 // tcdm | mvu_ram
+  int64_t size = 0;
+  int64_t banks = 0;
+  int64_t bank_width_bytes = 0;
+  int64_t interleave_bytes = 0;
+  int64_t latency = 0;
+  int64_t ports = 0;
+};
+
+struct L2Spec {
+  std::string impl;                 // sram
+  int64_t size = 0;
+  int64_t latency_from_cluster = 0;
+  double bw_bytes_per_cycle = 0;    // applied only with fidelity.l2_bw_cap
+};
+
+struct L3Spec {
+  std::string impl;                 // hyperram_udma | ddr | none
+  std::string type;
+  int64_t size = 0;
+  // hyperram_udma only (TIMING_MODELS.md §4)
+  int64_t periph_freq_hz = 0;
+  int64_t clkdiv = 0;
+  int64_t access_latency = 0;       // peripheral cycles
+  bool additional_latency = false;  // doubles access_latency
+  int64_t cmd_bytes = 0;
+  int64_t sw_cycles = 0;            // cluster cycles of driver cost per request
+  int64_t bus_freq_hz = 0;          // realistic mode (fidelity.l3_ddr)
+  double bus_bytes_per_cycle = 0;
+  int64_t bus_latency = 0;          // bus cycles
+  // ddr only
+  double bw_bytes_per_cycle = 0;
+  int64_t latency = 0;
+};
+
+struct WmemSpec {
+  bool present = false;
+  std::string impl;                 // neureka_wmem
+  int64_t size = 0;
+  int64_t window = 0;
+  int64_t banks = 0;
+  int64_t latency = 0;
+  int64_t cycles_per_beat = 0;
+};
+
+// Extra scratch memories (DIANA's digital / analog weight L1).
+struct ScratchSpec {
+  bool present = false;
+  int64_t size = 0;
+  int64_t latency = 0;
+  double bw_bytes_per_cycle = 0;
+};
+
+struct MemmapSpec {
+  bool present = false;
+  int64_t l1 = 0, cluster_periph = 0, wmem = 0, l2 = 0, soc_periph = 0;
+};
+
+struct NpuSpec {
+  bool present = false;
+  std::string impl;                 // neureka | ne16 | soma
+  std::vector<std::string> ops;
+  std::vector<int64_t> kernel_sizes, strides, w_bits, out_bits;
+  int64_t act_bits = 0;
+  int64_t cfg_cycles = 0;
+  // neureka and ne16
+  int64_t pe_h = 0, pe_w = 0, tp_in = 0, tp_out = 0, col_size = 0, in_buf_h = 0, in_buf_w = 0;
+  int64_t port_bits = 0;
+  // neureka
+  int64_t tp_in_3x3 = 0, hci_max_stall = 0;
+  double act_bw = 0, w_bw = 0;
+  bool prefetch = false;
+  // ne16
+  int64_t fifo_latency = 0, shifters = 0, adders = 0, multipliers = 0, scale_bits = 0;
+  // soma
+  int64_t pe_k = 0, pe_ox = 0, peak_mac_per_cycle = 0, pool_ox = 0, pool_fx = 0, pool_fy = 0;
+  int64_t max_shift = 0;
+  double add_elems_per_cycle = 0;
+};
+
+struct AimcSpec {
+  bool present = false;
+  std::string impl;                 // diana_aimc
+  int64_t rows = 0, cols = 0, act_bits = 0, w_levels = 0, out_bits = 0;
+  int64_t max_cin_3x3 = 0, mvm_cycles = 0;
+};
+
+struct MvuSpec {
+  bool present = false;
+  std::string impl;                 // barvinn_mvu
+  int64_t count = 0, n = 0, prec_min = 0, prec_max = 0, acc_bits = 0;
+  int64_t w_ram_size = 0, w_ram_word_bits = 0, scaler_ram_size = 0, bias_ram_size = 0;
+  int64_t pipe_cycles = 0, countdown_bits = 0, start_cycles = 0, done_cycles = 0;
+  int64_t xbar_latency = 0;
+  int64_t freq_hz = 0;
+  std::string geometry;             // generator | exact (TIMING_MODELS.md §6)
+};
+
+struct CtrlSpec {
+  bool present = false;
+  std::string impl;                 // pito
+  int64_t harts = 0, cpi = 0, imem_size = 0, dmem_size = 0, n_instr = 0, freq_hz = 0;
+};
+
+// DORY deployment constants; usable budgets derive from the memory sizes (budgets.h).
+struct DoryBudgetSpec {
+  bool present = false;
+  int64_t n_cores = 0;
+  int64_t l1_reserved = 0, l1_stack_core0 = 0, l1_stack_other = 0;
+  int64_t l2_reserved = 0, l2_code_reserved = 0, l3_reserved = 0;
+  int64_t db = 0;
+  bool blocking_dma = false, single_core_dma = false;
+};
+
+// Deeploy deployment constants: absolute budgets (or kAutoBudget = the level's size).
+struct DeeployBudgetSpec {
+  bool present = false;
+  int64_t l1 = 0, l2 = 0, l3 = 0, wmem = 0;
+  int64_t n_cores = 0;
+};
+
+struct BudgetsSpec {
+  DoryBudgetSpec dory;
+  DeeployBudgetSpec deeploy;
+};
+
+// Which effects the timing models add beyond the GVSoC assumptions (PLATFORMS.md §6).
+struct FidelitySpec {
+  std::string mode;                 // gvsoc | realistic (defaults of the flags below)
+  bool l1_conflicts = false, l2_bw_cap = false, dma_ext_latency = false,
+       npu_hci_contention = false, l3_ddr = false, icache_misses = false;
+};
+
+struct PlatformSpec {
+  std::string name;
+  std::string description;
+  // Provenance (not hashed): the files read, presets first and the platform file last, and
+  // where each key's value came from ("siracusa.yaml:12", "--set", "default").
+  std::vector<std::string> files;
+  std::map<std::string, std::string> origin;
+  ClusterSpec cluster;
+  FcSpec fc;
+  L1Spec l1;
+  L2Spec l2;
+  L3Spec l3;
+  WmemSpec wmem;
+  ScratchSpec l1_wdig, l1_wana;
+  MemmapSpec memmap;
+  NpuSpec npu;
+  AimcSpec aimc;
+  MvuSpec mvu;
+  CtrlSpec ctrl;
+  BudgetsSpec budgets;
+  FidelitySpec fidelity;
+};
+
+}  // namespace edgesim

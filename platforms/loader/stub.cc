@@ -1,2 +1,0 @@
-// STUB: replaced by the PlatformSpec loader.
-namespace edgesim { int platforms_stub = 0; }

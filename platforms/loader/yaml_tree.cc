@@ -1,0 +1,142 @@
+// YAML -> dotted leaf keys (see yaml_tree.h). Mappings nest, sequences of scalars are list
+// leaves, everything else (nested sequences, null values, non-scalar keys, several documents)
+// is rejected with the line it was found on.
+#include "platforms/loader/yaml_tree.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+// yaml-cpp 0.7's node headers trip GCC 12's -Wdangling-pointer (a false positive in the
+// library's iterator code); silence it for the library only.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#include <yaml-cpp/yaml.h>
+#pragma GCC diagnostic pop
+#else
+#include <yaml-cpp/yaml.h>
+#endif
+
+#include "platforms/loader/loader.h"
+
+namespace edgesim::detail {
+
+std::string located(const Origin& at, const std::string& msg) {
+  if (at.from_set) return fmt::format("{}: {}: {} (from --set)", at.file, at.set_text, msg);
+  if (at.line > 0) return fmt::format("{}:{}: {}", at.file, at.line, msg);
+  return fmt::format("{}: {}", at.file, msg);
+}
+
+void fail_at(const Origin& at, const std::string& msg) { throw PlatformError(located(at, msg)); }
+
+namespace {
+
+struct Walker {
+  FlatDoc& doc;
+  std::map<std::string, int> leaf_lines;
+
+  Origin at(const YAML::Node& n) const { return Origin{doc.file, n.Mark().line + 1, false, {}}; }
+
+  void leaf(const std::string& key, RawValue v) {
+    auto [it, fresh] = leaf_lines.emplace(key, v.at.line);
+    if (!fresh)
+      fail_at(v.at, fmt::format("duplicate key '{}' (first given at line {})", key, it->second));
+    doc.entries.emplace_back(key, std::move(v));
+  }
+
+  void map(const YAML::Node& node, const std::string& prefix) {
+    std::map<std::string, int> seen;   // keys of this mapping -> line
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node& k = it->first;
+      const YAML::Node& v = it->second;
+      if (!k.IsScalar() || k.Scalar().empty())
+        fail_at(at(k), "mapping keys must be plain names");
+      const std::string name = k.Scalar();
+      const std::string full = prefix.empty() ? name : prefix + "." + name;
+      const Origin here = at(k);
+      auto [prev, fresh] = seen.emplace(name, here.line);
+      if (!fresh)
+        fail_at(here, fmt::format("duplicate key '{}' (first given at line {})", full, prev->second));
+      if (v.IsMap()) {
+        if (v.size() == 0) fail_at(here, fmt::format("'{}' is an empty mapping", full));
+        map(v, full);
+      } else if (v.IsSequence()) {
+        RawValue rv;
+        rv.is_list = true;
+        rv.at = here;
+        for (const auto& e : v) {
+          if (!e.IsScalar())
+            fail_at(at(e), fmt::format("'{}': list elements must be single values", full));
+          rv.items.push_back(e.Scalar());
+        }
+        leaf(full, std::move(rv));
+      } else if (v.IsScalar()) {
+        leaf(full, RawValue{{v.Scalar()}, false, here});
+      } else {
+        fail_at(here, fmt::format("'{}' has no value", full));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+FlatDoc read_flat_yaml(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw PlatformError(fmt::format("{}: cannot open platform file", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(ss.str());
+  } catch (const YAML::Exception& e) {
+    fail_at(Origin{path, e.mark.line + 1, false, {}}, "YAML syntax error: " + e.msg);
+  }
+  FlatDoc doc{path, {}};
+  if (docs.empty() || docs[0].IsNull()) fail_at(Origin{path, 1, false, {}}, "empty platform file");
+  if (docs.size() > 1)
+    fail_at(Origin{path, docs[1].Mark().line + 1, false, {}},
+            "more than one YAML document in a platform file");
+  if (!docs[0].IsMap())
+    fail_at(Origin{path, docs[0].Mark().line + 1, false, {}},
+            "a platform file must be a mapping of keys to values");
+  Walker w{doc, {}};
+  w.map(docs[0], "");
+  return doc;
+}
+
+std::pair<std::string, RawValue> parse_override(const std::string& text,
+                                                const std::string& platform_file) {
+  Origin at{platform_file, 0, true, text};
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) fail_at(at, "expected key=value");
+  std::string key = text.substr(0, eq);
+  while (!key.empty() && key.back() == ' ') key.pop_back();
+  const std::string value = text.substr(eq + 1);
+  YAML::Node n;
+  try {
+    n = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    fail_at(at, "cannot parse the value: " + e.msg);
+  }
+  RawValue rv;
+  rv.at = at;
+  if (n.IsScalar()) {
+    rv.items.push_back(n.Scalar());
+  } else if (n.IsSequence()) {
+    rv.is_list = true;
+    for (const auto& e : n) {
+      if (!e.IsScalar()) fail_at(at, "list elements must be single values");
+      rv.items.push_back(e.Scalar());
+    }
+  } else if (n.IsMap()) {
+    fail_at(at, fmt::format("'{}' takes a value, not a mapping (give dotted leaf keys)", key));
+  } else {
+    fail_at(at, fmt::format("no value given for '{}'", key));
+  }
+  return {key, std::move(rv)};
+}
+
+}  // namespace edgesim::detail

@@ -1,0 +1,154 @@
+// Every kind of platform error names file:line (or the --set override) and says what is wrong,
+// in one line. Bad YAML is written into a temporary directory at test time.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "platforms/temp_dir.h"
+
+using namespace edgesim;
+using edgesim::test::kMinimalPlatform;
+using edgesim::test::load_error;
+using edgesim::test::TempDir;
+
+namespace {
+
+// kMinimalPlatform with line `line` (1-based) replaced by `text` (empty: removed).
+std::string minimal_with(int line, const std::string& text) {
+  std::string src = kMinimalPlatform, out;
+  size_t pos = 0;
+  for (int n = 1; pos < src.size(); ++n) {
+    size_t end = src.find('\n', pos);
+    const std::string cur = src.substr(pos, end - pos);
+    if (n == line) {
+      if (!text.empty()) out += text + "\n";
+    } else {
+      out += cur + "\n";
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+// Asserts the load fails with exactly "<path>:<line>: <message...>" on one line.
+void expect_error(const std::string& path, int line, const std::string& message,
+                  const std::vector<std::string>& set = {}) {
+  const std::string err = load_error(path, set);
+  INFO("error: " << err);
+  CHECK(err.find('\n') == std::string::npos);
+  CHECK(err.rfind(path + ":" + std::to_string(line) + ": " + message, 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("the minimal platform loads", "[platforms][errors]") {
+  TempDir dir;
+  const PlatformSpec s = load_platform(dir.write("ok.yaml", kMinimalPlatform));
+  CHECK(s.name == "tiny");
+  CHECK_FALSE(s.cluster.present);
+  CHECK(s.l3.impl == "none");
+}
+
+TEST_CASE("unknown keys name the closest known key", "[platforms][errors]") {
+  TempDir dir;
+  expect_error(dir.write("a.yaml", minimal_with(4, "  sise: 64KiB")), 4,
+               "unknown key 'l1.sise' (did you mean 'l1.size'?)");
+  expect_error(dir.write("b.yaml", std::string(kMinimalPlatform) + "dma:\n  impl: mchan_v7\n"), 19,
+               "unknown key 'dma.impl' (did you mean 'cluster.dma.impl'?)");
+  expect_error(dir.write("c.yaml", std::string(kMinimalPlatform) + "l4: 3\n"), 18,
+               "unknown key 'l4'");
+  expect_error(dir.write("d.yaml", minimal_with(4, "  size: {a: 1}")), 4,
+               "'l1.size' takes a value, not a mapping");
+}
+
+TEST_CASE("duplicate keys are rejected although yaml-cpp accepts them", "[platforms][errors]") {
+  TempDir dir;
+  expect_error(dir.write("a.yaml", minimal_with(5, "  size: 32KiB")), 5,
+               "duplicate key 'l1.size' (first given at line 4)");
+  expect_error(dir.write("b.yaml", std::string(kMinimalPlatform) + "l1.size: 1KiB\n"), 18,
+               "duplicate key 'l1.size' (first given at line 4)");
+  expect_error(dir.write("c.yaml", std::string(kMinimalPlatform) + "name: again\n"), 18,
+               "duplicate key 'name' (first given at line 1)");
+}
+
+TEST_CASE("bad units say what the text is not", "[platforms][errors]") {
+  TempDir dir;
+  expect_error(dir.write("a.yaml", minimal_with(4, "  size: 64KB/s")), 4,
+               "l1.size: '64KB/s' is not a size");
+  expect_error(dir.write("b.yaml", minimal_with(14, "  bw_bytes_per_cycle: 8 B/s")), 14,
+               "l2.bw_bytes_per_cycle: '8 B/s' is not a bandwidth");
+  expect_error(dir.write("c.yaml", minimal_with(5, "  banks: many")), 5,
+               "l1.banks: 'many' is not an integer");
+  expect_error(dir.write("d.yaml", minimal_with(3, "  impl: tcmd")), 3,
+               "l1.impl: 'tcmd' is not one of: tcdm, mvu_ram");
+  expect_error(dir.write("e.yaml", minimal_with(5, "  banks: [16]")), 5,
+               "'l1.banks' takes a single integer, not a list");
+}
+
+TEST_CASE("missing required keys", "[platforms][errors]") {
+  TempDir dir;
+  expect_error(dir.write("a.yaml", minimal_with(4, "")), 3, "missing required key 'l1.size'");
+  expect_error(dir.write("b.yaml", minimal_with(1, "")), 1, "missing required key 'name'");
+  // an optional section, once present, needs its required keys
+  expect_error(dir.write("c.yaml", std::string(kMinimalPlatform) + "npu:\n  impl: soma\n"), 19,
+               "missing required key 'npu.ops' (section 'npu' is present)");
+  // a key for another implementation
+  expect_error(dir.write("d.yaml", minimal_with(17, "  size: 0\n  clkdiv: 0")), 18,
+               "'l3.clkdiv' does not apply to l3.impl 'none' (only to hyperram_udma)");
+}
+
+TEST_CASE("inconsistent values", "[platforms][errors]") {
+  TempDir dir;
+  expect_error(dir.write("a.yaml", minimal_with(5, "  banks: 12")), 5,
+               "l1.banks must be a power of two (got 12)");
+  expect_error(dir.write("b.yaml", minimal_with(17, "  size: 8MiB")), 17,
+               "l3.size must be 0 when l3.impl is none");
+  const std::string cluster =
+      "extends: " + edgesim::test::pulp_preset() +
+      "\ncluster:\n  n_cores: 0\n  freq_hz: 100MHz\n  dma:\n    n_channels: 9\n";
+  expect_error(dir.write("c.yaml", minimal_with(1, "name: c\n" + cluster)), 4,
+               "cluster.n_cores must be greater than 0 (got 0)");
+  // 3500 + 7 * 3400 = 27300 B of stacks do not fit a 16 KiB L1
+  const std::string ok_cluster = "extends: " + edgesim::test::pulp_preset() +
+                                 "\ncluster:\n  n_cores: 8\n  freq_hz: 100MHz\n  dma:\n"
+                                 "    n_channels: 9\n";
+  expect_error(dir.write("d.yaml", minimal_with(4, "  size: 16KiB") + ok_cluster), 4,
+               "usable DORY L1 budget is -10916 B");
+  // DORY's 132,000 B of code space do not fit a 128 KiB L2
+  expect_error(dir.write("e.yaml", minimal_with(12, "  size: 128KiB") + ok_cluster), 12,
+               "reserved L2 space (l2_reserved 0 + l2_code_reserved 132000 B) is not smaller "
+               "than l2.size (131072 B)");
+  const std::string deeploy = "budgets:\n  deeploy:\n    l1: 100000\n    l2: auto\n    l3: auto\n"
+                              "    n_cores: 8\n";
+  expect_error(dir.write("f.yaml", std::string(kMinimalPlatform) + ok_cluster + deeploy), 26,
+               "budgets.deeploy.l1 (100000 B) exceeds l1.size (65536 B)");
+}
+
+TEST_CASE("set-overrides: errors name the override and say (from --set)", "[platforms][errors]") {
+  TempDir dir;
+  const std::string p = dir.write("p.yaml", kMinimalPlatform);
+  auto check = [&](const std::string& set, const std::string& message) {
+    const std::string err = load_error(p, {set});
+    INFO("error: " << err);
+    CHECK(err == p + ": " + set + ": " + message + " (from --set)");
+  };
+  check("l1.sise=1KiB", "unknown key 'l1.sise' (did you mean 'l1.size'?)");
+  check("l1.size=64KB/s",
+        "'64KB/s' is not a size (expected e.g. 64KiB, 2MiB, 512kB or a byte count)");
+  check("l1.banks=3", "l1.banks must be a power of two (got 3)");
+  check("l1.size", "expected key=value");
+  check("l1=1", "'l1' is a section, not a value; give its keys, e.g. 'l1.impl'");
+}
+
+TEST_CASE("file-level problems", "[platforms][errors]") {
+  TempDir dir;
+  expect_error(dir.write("a.yaml", "name: a\nl1: [1\n"), 3, "YAML syntax error");
+  expect_error(dir.write("b.yaml", ""), 1, "empty platform file");
+  expect_error(dir.write("c.yaml", "- a\n- b\n"), 1, "a platform file must be a mapping");
+  expect_error(dir.write("d.yaml", "name: a\n---\nname: b\n"), 3, "more than one YAML document");
+  expect_error(dir.write("e.yaml", "name: a\npreset: nope\n"), 2, "preset 'nope' not found");
+  expect_error(dir.write("f.yaml", "extends: f.yaml\nname: f\n"), 1, "preset cycle");
+  expect_error(dir.write("g.yaml", "name:\n"), 1, "'name' has no value");
+  const std::string missing = dir.path() + "/none.yaml";
+  CHECK(load_error(missing) == missing + ": cannot open platform file");
+}
