@@ -1,5 +1,6 @@
 #include "kernels/core/requant.h"
 
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -54,12 +55,22 @@ int64_t Requant::apply(int64_t acc, int64_t c, ArithMode mode) const {
 }
 
 std::string Requant::str() const {
-  auto vec = [](const char* name, const auto& v) {
-    if (v.size() == 1) return std::string(name) + "=" + std::to_string(v[0]);
+  // Integers as is; doubles in the shortest form that reads back exactly (std::to_string
+  // would print a scale of 1.6e-05 as "0.000016").
+  auto num = [](auto x) {
+    char buf[32];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+  };
+  auto vec = [&](const char* name, const auto& v) {
+    if (v.size() == 1) return std::string(name) + "=" + num(v[0]);
     return std::string(name) + "[" + std::to_string(v.size()) + "]";
   };
-  auto range = "[" + (lo == INT64_MIN ? std::string("-inf") : std::to_string(lo)) + "," +
-               (hi == INT64_MAX ? std::string("inf") : std::to_string(hi)) + "]";
+  // Built by appending: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&.
+  std::string range = "[";
+  range += lo == INT64_MIN ? std::string("-inf") : std::to_string(lo);
+  range += ",";
+  range += hi == INT64_MAX ? std::string("inf") : std::to_string(hi);
+  range += "]";
   switch (kind) {
     case Kind::None:
       return "raw" + range;

@@ -19,6 +19,7 @@ struct PoolParams {
   bool ceil_mode = false;
   bool global = false;
   bool is_1d = false;
+  int64_t x_zp = 0;              // input zero point (QDQ pools): max / sum over (x − x_zp)
   Requant rq;                    // Kind::None: y = pooled value (clamped to rq.lo/hi)
 };
 
