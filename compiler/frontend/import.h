@@ -40,4 +40,11 @@ Tensor read_tensor_proto_file(const std::string& path);
 
 Graph import_onnx(const std::string& path, const ImportOptions& opt = {});
 
+// Call after graph-input dtypes changed (load_inputs re-typing an input whose dtype the
+// importer only inferred, TensorDesc::dtype_inferred): re-derives the dtypes of the ops that
+// pass values through unchanged (Pad, Concat, Reshape, Transpose, Clip, MaxPool without
+// requant) from their inputs. Until then the importer types such tensors downstream of an
+// inferred input as I32, which holds any value. Ops with a requant keep their dtype.
+void retype_from_inputs(Graph& g);
+
 }  // namespace edgesim

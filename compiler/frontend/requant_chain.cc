@@ -1,0 +1,264 @@
+// Matching and folding of integer requant chains (see requant_chain.h). The chain is walked
+// forward from the fused op's output while each tensor has a single consumer; every accepted
+// node updates an affine state (k·acc + λ)·mul, then an optional divisor (Div or
+// RequantShift) and clamps. The folding keeps the canonical meaning exactly:
+//   Mul(c)   scalar: mul *= c            vector: k *= c, λ *= c
+//   Add(c)   λ += c   (after first pushing mul into k and λ, so that the order is kept)
+//   Div(d)   floor division by d; shift = round(log2 d); d kept as `div` unless a power of 2
+//   RequantShift(m, a, D): k *= m, λ = λ·m + a, shift = log2 D, r = D/2, clamp to n_levels
+//   Clip / Relu: narrow [lo, hi]; after a clamp only Cast, Floor and further clamps may follow.
+#include "compiler/frontend/requant_chain.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace edgesim::frontend {
+
+bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+int log2_exact(int64_t v) {
+  int s = 0;
+  while ((int64_t{1} << s) < v) ++s;
+  return s;
+}
+
+namespace {
+
+int64_t mul_checked(int64_t a, int64_t b, const OnnxNode& n) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) n.fail("requant constants overflow 64 bits while folding");
+  return r;
+}
+
+int64_t add_checked(int64_t a, int64_t b, const OnnxNode& n) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) n.fail("requant constants overflow 64 bits while folding");
+  return r;
+}
+
+struct Affine {
+  std::vector<int64_t> k{1}, lam{0};
+  int axis = -1;
+  int64_t mul = 1;
+
+  // Brings a vector of size 1 or n to the common channel count.
+  void adopt(const AxisInts& c, const OnnxNode& n, int required_axis) {
+    if (c.axis < 0) return;
+    if (required_axis != -2 && c.axis != required_axis)
+      n.fail("per-channel constant varies along axis " + std::to_string(c.axis) + ", expected axis " +
+             std::to_string(required_axis));
+    if (axis >= 0 && axis != c.axis)
+      n.fail("per-channel constants vary along different axes (" + std::to_string(axis) + " and " +
+             std::to_string(c.axis) + ")");
+    axis = c.axis;
+    const size_t len = c.v.size();
+    if (k.size() == 1) k.assign(len, k[0]);
+    if (lam.size() == 1) lam.assign(len, lam[0]);
+  }
+  static int64_t at(const std::vector<int64_t>& v, size_t i) { return v.size() == 1 ? v[0] : v[i]; }
+  void scale(const AxisInts& c, const OnnxNode& n, int ra) {
+    adopt(c, n, ra);
+    for (size_t i = 0; i < k.size(); ++i) k[i] = mul_checked(k[i], at(c.v, i), n);
+    for (size_t i = 0; i < lam.size(); ++i) lam[i] = mul_checked(lam[i], at(c.v, i), n);
+  }
+  void push_mul(const OnnxNode& n) {
+    if (mul == 1) return;
+    for (auto& x : k) x = mul_checked(x, mul, n);
+    for (auto& x : lam) x = mul_checked(x, mul, n);
+    mul = 1;
+  }
+  void add(const AxisInts& c, const OnnxNode& n, int ra) {
+    push_mul(n);
+    adopt(c, n, ra);
+    for (size_t i = 0; i < lam.size(); ++i) lam[i] = add_checked(lam[i], at(c.v, i), n);
+  }
+};
+
+// The constant operand of a binary op whose other operand is `cur`; nullptr if none.
+const ConstTensor* const_operand(Builder& b, const OnnxNode& n, const std::string& cur) {
+  if (n.n_in() != 2) return nullptr;
+  const std::string& a = n.inputs[0];
+  const std::string& c = n.inputs[1];
+  if (a == cur && b.is_const(c)) return b.model.find_const(c);
+  if (c == cur && b.is_const(a)) return b.model.find_const(a);
+  return nullptr;
+}
+
+bool is_identity_cast(const OnnxNode& n) {
+  const int64_t to = n.get_int("to", 0);
+  return to == kFloat || to == kDouble || to == kInt32 || to == kInt64 || to == kFloat16;
+}
+
+bool is_half(const ConstTensor& c) {
+  const auto v = c.as_doubles();
+  return v.size() == 1 && v[0] == 0.5;
+}
+
+}  // namespace
+
+void clip_bounds(Builder& b, const OnnxNode& n, int64_t& lo, int64_t& hi) {
+  double mn = -INFINITY, mx = INFINITY;
+  if (n.has("min") || n.has("max")) {
+    mn = n.get_float("min", -INFINITY);
+    mx = n.get_float("max", INFINITY);
+  }
+  if (!n.in(1).empty()) mn = b.constant(n.in(1), n).scalar_double(n.where);
+  if (!n.in(2).empty()) mx = b.constant(n.in(2), n).scalar_double(n.where);
+  auto to_int = [&](double v, int64_t inf) -> int64_t {
+    if (std::isinf(v) || std::fabs(v) >= 9.0e18) return inf;
+    if (v != std::floor(v)) n.fail("Clip bound " + std::to_string(v) + " is not an integer");
+    return static_cast<int64_t>(v);
+  };
+  lo = std::max(lo, to_int(mn, INT64_MIN));
+  hi = std::min(hi, to_int(mx, INT64_MAX));
+  if (lo > hi) n.fail("Clip range is empty");
+}
+
+Requant requant_shift_params(Builder& b, const OnnxNode& n, const Shape& shape) {
+  if (n.n_in() != 3) n.fail("RequantShift needs inputs (x, mul, add)");
+  Requant rq;
+  rq.kind = Requant::Kind::Integer;
+  const AxisInts m = axis_ints(b.constant(n.in(1), n), shape, n);
+  const AxisInts a = axis_ints(b.constant(n.in(2), n), shape, n);
+  if (m.axis >= 0 && a.axis >= 0 && m.axis != a.axis)
+    n.fail("RequantShift mul and add vary along different axes");
+  rq.axis = m.axis >= 0 ? m.axis : a.axis;
+  const size_t len = std::max(m.v.size(), a.v.size());
+  rq.k = m.v.size() == len ? m.v : std::vector<int64_t>(len, m.v[0]);
+  rq.lambda = a.v.size() == len ? a.v : std::vector<int64_t>(len, a.v[0]);
+  if (!n.has("div")) n.fail("RequantShift without attribute 'div'");
+  const int64_t div = n.get_int("div", 1);
+  if (!is_power_of_two(div)) n.fail("RequantShift div=" + std::to_string(div) + " is not a power of two");
+  rq.shift = log2_exact(div);
+  rq.round = div / 2;
+  const int64_t levels = n.has("n_levels_out") ? n.get_int("n_levels_out", 256) : n.get_int("n_levels", 256);
+  if (levels < 2 || levels > (int64_t{1} << 32)) n.fail("RequantShift n_levels=" + std::to_string(levels) + " out of range");
+  const bool is_signed = n.get_int("signed", 1) != 0;
+  rq.lo = is_signed ? -levels / 2 : 0;
+  rq.hi = is_signed ? levels / 2 - 1 : levels - 1;
+  return rq;
+}
+
+ChainResult match_int_chain(Builder& b, const ChainStart& s) {
+  const OnnxNode& anchor = *s.anchor;
+  ChainResult res;
+  res.out = s.from;
+  Affine st;
+  bool affine = false, has_div = false, clamped = s.saturated, took_bias = false;
+  int64_t div = 0, round = 0;
+  int shift = 0;
+  int64_t lo = s.saturated ? s.lo : INT64_MIN, hi = s.saturated ? s.hi : INT64_MAX;
+  std::string cur = s.from;
+  const OnnxNode* forced = s.first;
+  // ONNX Div of integer tensors truncates, of float tensors it leaves fractions: a Div must be
+  // an integer division (after a Cast to int) followed by a clamp at >= 0 (so that trunc equals
+  // the floor edgesim uses), or a float division that a Floor (or a Cast to int) completes.
+  enum class DivMode { None, Fraction, Floor, Trunc } dmode = DivMode::None;
+  bool int_domain = false;
+  const OnnxNode* div_node = nullptr;
+
+  while (true) {
+    const OnnxNode* np = forced ? forced : b.fusable_next(cur);
+    if (!np) break;
+    const OnnxNode& n = *np;
+    const bool first = forced != nullptr;
+    forced = nullptr;
+    if (!(n.domain.empty() || n.domain == "ai.onnx" || n.domain == "ai.onnx.contrib")) break;
+    if (n.outputs.size() != 1 || n.n_in() == 0 || n.inputs[0].empty()) break;
+    const std::string& op = n.op;
+    bool ok = false;
+    if (op == "Cast") {
+      ok = n.n_in() == 1 && is_identity_cast(n);
+      const int64_t to = n.get_int("to", 0);
+      if (ok) int_domain = to == kInt32 || to == kInt64;
+      if (ok && int_domain && dmode == DivMode::Fraction) dmode = DivMode::Trunc;
+    } else if (op == "Floor") {
+      ok = n.n_in() == 1;
+      if (ok && dmode == DivMode::Fraction) dmode = DivMode::Floor;
+    } else if (op == "Relu") {
+      ok = n.n_in() == 1 && n.inputs[0] == cur;
+      if (ok) { lo = std::max<int64_t>(lo, 0); clamped = true; }
+    } else if (op == "Clip") {
+      ok = n.inputs[0] == cur;
+      if (ok) { clip_bounds(b, n, lo, hi); clamped = true; }
+    } else if (op == "Mul" && !clamped && !has_div) {
+      if (const ConstTensor* c = const_operand(b, n, cur)) {
+        const AxisInts v = axis_ints(*c, s.shape, n);
+        if (v.axis < 0) st.mul = mul_checked(st.mul, v.v[0], n);
+        else st.scale(v, n, s.required_axis);
+        affine = ok = true;
+      }
+    } else if (op == "Add" && !clamped && dmode == DivMode::Fraction && round == 0 && is_power_of_two(div)) {
+      // QuantLab rounding variant: Div(2^q) → Add(0.5) → Floor (DIALECTS.md §2).
+      const ConstTensor* c = const_operand(b, n, cur);
+      const OnnxNode* nx = b.fusable_next(n.outputs[0]);
+      if (c && is_half(*c) && nx && nx->op == "Floor" && shift > 0) {
+        round = int64_t{1} << (shift - 1);
+        ok = true;
+      }
+    } else if (op == "Add" && !clamped && !has_div) {
+      if (const ConstTensor* c = const_operand(b, n, cur)) {
+        if (!affine && !took_bias && s.take_bias && s.take_bias(*c, n)) {
+          took_bias = ok = true;
+        } else {
+          st.add(axis_ints(*c, s.shape, n), n, s.required_axis);
+          affine = ok = true;
+        }
+      }
+    } else if (op == "Div" && !clamped && !has_div && n.n_in() == 2 && n.inputs[0] == cur && b.is_const(n.inputs[1])) {
+      const int64_t d = b.constant(n.inputs[1], n).scalar_int(n.where);
+      if (d <= 0) n.fail("requant divisor " + std::to_string(d) + " must be positive");
+      div = d;
+      shift = static_cast<int>(std::lround(std::log2(static_cast<double>(d))));
+      dmode = int_domain ? DivMode::Trunc : DivMode::Fraction;
+      div_node = &n;
+      has_div = affine = ok = true;
+    } else if (op == "RequantShift" && !clamped && !has_div && n.inputs[0] == cur) {
+      const Requant r = requant_shift_params(b, n, s.shape);
+      st.push_mul(n);
+      st.scale(AxisInts{r.k, r.axis}, n, s.required_axis);
+      st.add(AxisInts{r.lambda, r.axis}, n, s.required_axis);
+      shift = r.shift;
+      round = r.round;
+      div = int64_t{1} << shift;
+      lo = std::max(lo, r.lo);
+      hi = std::min(hi, r.hi);
+      has_div = affine = clamped = ok = true;
+    }
+    if (!ok) {
+      if (first) n.fail("cannot import this " + op + " node as a requantisation step");
+      break;
+    }
+    b.claim(n.index);
+    res.ops.push_back(op);
+    cur = n.outputs[0];
+  }
+
+  res.out = cur;
+  Requant& rq = res.rq;
+  // Output range: the chain input's range (raw) or int32 (requantised), narrowed by clamps.
+  rq.lo = affine ? kI32Min : s.lo;
+  rq.hi = affine ? kI32Max : s.hi;
+  if (clamped) {
+    rq.lo = std::max(rq.lo, lo);
+    rq.hi = std::min(rq.hi, hi);
+  }
+  if (rq.lo > rq.hi) anchor.fail("requant clamp range is empty");
+  if (dmode == DivMode::Fraction)
+    div_node->fail("Div of float values must be followed by Floor (the result would not be an integer)");
+  if (dmode == DivMode::Trunc && !(clamped && lo >= 0))
+    div_node->fail("integer Div truncates toward zero; it is only imported when a clamp at 0 or above follows "
+                   "(then truncation equals the floor division edgesim uses)");
+  if (!affine) return res;   // Kind::None
+  rq.kind = Requant::Kind::Integer;
+  rq.axis = st.axis;
+  rq.k = st.k;
+  rq.lambda = st.lam;
+  rq.mul = st.mul;
+  rq.shift = shift;
+  rq.round = round;
+  rq.div = has_div && !is_power_of_two(div) ? div : 0;
+  return res;
+}
+
+}  // namespace edgesim::frontend
