@@ -25,22 +25,41 @@ struct GoldenArray {
   std::string name;      // npz member / file name
   Shape shape;
   std::vector<double> values;
+  bool is_float = false;   // stored in a floating-point container (npy 'f', TensorProto FLOAT)
 };
 
 std::vector<int64_t> read_dory_txt(const std::string& path);
 std::vector<GoldenArray> read_npz(const std::string& path);   // members in archive order
 GoldenArray read_tensor_pb(const std::string& path);
+// Parses one .npy file image (format 1.0-3.0; numeric descr only; Fortran order is reordered to
+// C order). `name` is used in error messages and stored in the result.
+GoldenArray parse_npy(const std::string& bytes, const std::string& name);
+// MV1-128's last golden holds int32 logits as 4 byte lines each (networks/README.md §1.1):
+// logit_i = b[4i] | b[4i+1]<<8 | b[4i+2]<<16 | b[4i+3]<<24, two's complement.
+// Throws GoldenError if the count is not a multiple of 4 or a value is outside 0..255.
+std::vector<int64_t> dory_bytes_to_int32(const std::vector<int64_t>& bytes);
 
 // Layout of per-layer DORY golden files (networks/README.md §2): HWC for most networks
 // ([L, C] for 1-D is HWC with H = 1), CHW for SmartAgri-net and dscnn_test.
 enum class GoldenLayout { HWC, CHW };
+
+// For a tensor of ONNX shape s (NCHW; [N, C, L] for 1-D), the flat tensor index stored at each
+// position of a golden file in `layout`: HWC puts the channel axis last ([N, spatial..., C]),
+// CHW is the ONNX order itself. Tensors of rank < 3 are plain vectors in both layouts.
+std::vector<int64_t> golden_index_map(const Shape& s, GoldenLayout layout);
 
 // Loads graph inputs from F: a Deeploy .npz (array i -> i-th real input; extra trailing
 // arrays ignored), a DORY input.txt (HWC order), a directory of input_<i>.pb files, or a
 // single .pb. Values are converted to each input's dtype; wrong element counts or
 // out-of-range values are GoldenErrors naming the file and the input. Inputs whose dtype
 // the importer inferred (TensorDesc::dtype_inferred) are re-typed from the data's range.
+// `path` may also be a directory holding input.txt, inputs.npz, input_<i>.pb or
+// test_data_set_0/ (docs/verify.md).
 std::vector<Tensor> load_inputs(Graph& g, const std::string& path);
+
+// Deterministic pseudo-random inputs (splitmix64 of `seed`), one per graph input, uniform over
+// the input dtype's range (I32/I64: [-32768, 32767]; F32: [-1, 1)).
+std::vector<Tensor> random_inputs(const Graph& g, uint64_t seed);
 
 struct CheckResult {
   std::string what;          // "out_layer3.txt vs layer 3 'Conv_12' (conv)" / "output 0 'y'"
@@ -50,8 +69,18 @@ struct CheckResult {
   int64_t off_by_one = 0;    // mismatches with |diff| == 1 (reported separately)
   int64_t first_index = -1;  // flat index (in the golden file's order) of the first mismatch
   double expected = 0, got = 0;
+  // Additions (golden helper):
+  std::string file;          // golden file name, e.g. "out_layer3.txt", "outputs.npz[0]"
+  std::string desc;          // "layer 3 conv 'Conv_12'" / "output 0 'y'"
+  int64_t within_tolerance = 0;   // elements with 0 < |diff| <= tolerance (counted as matches)
+  double max_abs_diff = 0;
   bool ok() const { return mismatches == 0; }
 };
+
+// One-line report: "match  out_layer3.txt  layer 3 conv 'Conv_12'  20000 elements" or
+// "MISMATCH out_layer5.txt layer 5 add 'Add_7': 14 of 20000 differ; first at index 123:
+// expected 45, got 44".
+std::string format_check(const CheckResult& c);
 
 struct VerifyOptions {
   GoldenLayout layout = GoldenLayout::HWC;
@@ -59,10 +88,12 @@ struct VerifyOptions {
 };
 
 // Compares the interpreter's tensors with golden data at `path`:
-//   - a directory with out_layer<N>.txt: file N vs the N-th layer node (Graph::layer_nodes)
-//   - a Deeploy outputs.npz: array j vs graph output j
-//   - a directory with output_<j>.pb, or one .pb: vs graph output j
-// A golden with the wrong element count is a GoldenError naming the file, tensor and shapes.
+//   - a directory with out_layer<N>.txt: file N vs the N-th layer node (Graph::layer_nodes),
+//     only the files present, in opt.layout order; or a single out_layer<N>.txt file
+//   - a Deeploy outputs.npz (or a directory holding it): array j vs graph output j
+//   - a directory with output_<j>.pb (or its test_data_set_0/), or one .pb / .npy: output j
+// A golden with the wrong element count is a GoldenError naming the file, tensor and shapes;
+// so is a directory without golden data. Results are in file / output order (docs/verify.md).
 std::vector<CheckResult> check_expected(const Graph& g, const InterpreterResult& r,
                                         const std::string& path, const VerifyOptions& opt = {});
 
