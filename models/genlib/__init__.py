@@ -1,0 +1,1 @@
+"""Library behind models/generate.py: deterministic int8 ONNX networks with golden data."""
