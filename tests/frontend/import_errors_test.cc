@@ -7,7 +7,7 @@
 #include "support/paths.h"
 
 using namespace edgesim;
-using edgesim::test::FrontendTempDir;
+using edgesim::test::TempDir;
 using edgesim::test::import_error;
 using edgesim::test::OnnxWriter;
 
@@ -34,13 +34,13 @@ void one_line_naming(const std::string& msg, const std::string& file, const std:
 }  // namespace
 
 TEST_CASE("frontend errors: unreadable, empty, non-ONNX and corrupt files", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   one_line_naming(import_error(dir.file("missing.onnx")), "missing.onnx", "no such file");
-  one_line_naming(import_error(dir.write_bytes("empty.onnx", "")), "empty.onnx", "empty file");
-  one_line_naming(import_error(dir.write_bytes("text.onnx", "this is not a model\n")), "text.onnx", "not");
+  one_line_naming(import_error(dir.write("empty.onnx", "")), "empty.onnx", "empty file");
+  one_line_naming(import_error(dir.write("text.onnx", "this is not a model\n")), "text.onnx", "not");
   std::string noise;
   for (int i = 0; i < 4096; ++i) noise.push_back(static_cast<char>((i * 7919 + 13) % 251));
-  one_line_naming(import_error(dir.write_bytes("noise.onnx", noise)), "noise.onnx", "not");
+  one_line_naming(import_error(dir.write("noise.onnx", noise)), "noise.onnx", "not");
 
   OnnxWriter m = conv_model();
   m.node("Conv", {"x", "w"}, {"y"}, "conv");
@@ -49,17 +49,17 @@ TEST_CASE("frontend errors: unreadable, empty, non-ONNX and corrupt files", "[fr
   // Every truncation of a valid model is an error, never a crash.
   int failures = 0;
   for (size_t cut = 1; cut < good.size(); cut += 7) {
-    const std::string msg = import_error(dir.write_bytes("cut.onnx", good.substr(0, cut)));
+    const std::string msg = import_error(dir.write("cut.onnx", good.substr(0, cut)));
     failures += !msg.empty();
     CHECK(msg.find('\n') == std::string::npos);
   }
   CHECK(failures > 0);
-  one_line_naming(import_error(dir.write_bytes("half.onnx", good.substr(0, good.size() / 2))), "half.onnx",
+  one_line_naming(import_error(dir.write("half.onnx", good.substr(0, good.size() / 2))), "half.onnx",
                   "half.onnx: ");
 }
 
 TEST_CASE("frontend errors: unsupported op lists the supported ones", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   OnnxWriter m;
   m.input("x", kF, {1, 4}).output("y", kF, {1, 4});
   m.node("LSTM", {"x"}, {"y"}, "lstm_1");
@@ -80,7 +80,7 @@ TEST_CASE("frontend errors: unsupported op lists the supported ones", "[frontend
 }
 
 TEST_CASE("frontend errors: unsupported attributes", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   {
     OnnxWriter m = conv_model();
     OnnxWriter::attr_s(m.node("Conv", {"x", "w"}, {"y"}, "c"), "auto_pad", "SAME_UPPER");
@@ -104,7 +104,7 @@ TEST_CASE("frontend errors: unsupported attributes", "[frontend][errors]") {
 }
 
 TEST_CASE("frontend errors: a fractional weight names the tensor", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   std::vector<float> w(36, 1.0f);
   w[5] = 0.25f;
   OnnxWriter m = conv_model(w);
@@ -114,7 +114,7 @@ TEST_CASE("frontend errors: a fractional weight names the tensor", "[frontend][e
 }
 
 TEST_CASE("frontend errors: Pad with N/C padding in front of a conv", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   OnnxWriter m = conv_model();
   OnnxWriter::attr_ints(m.node("Pad", {"x"}, {"xp"}, "pad_c"), "pads", {0, 1, 0, 0, 0, 0, 0, 0});
   m.node("Conv", {"xp", "w"}, {"y"}, "c");
@@ -123,7 +123,7 @@ TEST_CASE("frontend errors: Pad with N/C padding in front of a conv", "[frontend
 }
 
 TEST_CASE("frontend errors: shape mismatches", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   {
     OnnxWriter m;
     m.input("x", kF, {1, 3, 4, 4}).output("y", kF, {1, 2, 4, 4});
@@ -154,7 +154,7 @@ TEST_CASE("frontend errors: shape mismatches", "[frontend][errors]") {
 }
 
 TEST_CASE("frontend errors: patterns that have no integer meaning", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   {
     OnnxWriter m;
     m.input("x", kF, {1, 2, 4, 4}).output("y", kF, {1, 2, 1, 1});
@@ -191,7 +191,7 @@ TEST_CASE("frontend errors: patterns that have no integer meaning", "[frontend][
 }
 
 TEST_CASE("frontend errors: constant inputs and TensorProto files", "[frontend][errors]") {
-  FrontendTempDir dir;
+  TempDir dir;
   OnnxWriter m = conv_model();
   m.node("Conv", {"x", "w"}, {"y"}, "c");
   const std::string path = m.save(dir, "c.onnx");
@@ -200,7 +200,7 @@ TEST_CASE("frontend errors: constant inputs and TensorProto files", "[frontend][
   one_line_naming(import_error(path, opt), "c.onnx", "constant input 'nope' is not a graph input");
 
   for (const char* bytes : {"", "\x08\x01\x08", "garbage garbage"}) {
-    const std::string pb = dir.write_bytes("t.pb", bytes);
+    const std::string pb = dir.write("t.pb", bytes);
     std::string msg;
     try {
       read_tensor_proto_file(pb);

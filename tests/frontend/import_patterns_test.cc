@@ -8,7 +8,7 @@
 #include "support/paths.h"
 
 using namespace edgesim;
-using edgesim::test::FrontendTempDir;
+using edgesim::test::TempDir;
 using edgesim::test::OnnxWriter;
 
 namespace {
@@ -24,7 +24,7 @@ int count(const Graph& g, OpKind k) {
 }  // namespace
 
 TEST_CASE("frontend patterns: QuantLab Div -> Add(0.5) -> Floor folds to round half up", "[frontend][patterns]") {
-  FrontendTempDir dir;
+  TempDir dir;
   OnnxWriter m(10);
   m.input("x", kF, {1, 1, 1, 4}).output("y", kF, {1, 1, 1, 4});
   m.init_f("w", {1, 1, 1, 1}, {1.0f}).init_f("mul", {1, 1, 1}, {3.0f}).init_f("add", {1, 1, 1}, {1.0f});
@@ -50,7 +50,7 @@ TEST_CASE("frontend patterns: QuantLab Div -> Add(0.5) -> Floor folds to round h
 }
 
 TEST_CASE("frontend patterns: fuse only across single-consumer, non-output tensors", "[frontend][patterns]") {
-  FrontendTempDir dir;
+  TempDir dir;
   OnnxWriter m;
   m.input("x", kF, {1, 2, 4, 4}).output("c", kF, {1, 2, 4, 4}).output("y", kF, {1, 2, 4, 4});
   m.init_f("w", {2, 2, 1, 1}, {1, 0, 0, 1}).init_f("mul", {}, {3.0f}).init_f("add", {}, {0.0f});
@@ -73,7 +73,7 @@ TEST_CASE("frontend patterns: fuse only across single-consumer, non-output tenso
 }
 
 TEST_CASE("frontend patterns: Pad merging", "[frontend][patterns]") {
-  FrontendTempDir dir;
+  TempDir dir;
   SECTION("chained Pads (attribute and input forms) add into a MaxPool on unsigned data") {
     OnnxWriter m(13);
     m.input("x", onnx::TensorProto::UINT8, {1, 1, 4, 4}).output("y", onnx::TensorProto::UINT8, {1, 1, 3, 3});
@@ -116,7 +116,7 @@ TEST_CASE("frontend patterns: Pad merging", "[frontend][patterns]") {
 }
 
 TEST_CASE("frontend patterns: Clip bounds as attributes or inputs; Relu narrows", "[frontend][patterns]") {
-  FrontendTempDir dir;
+  TempDir dir;
   OnnxWriter m(13);
   m.input("x", onnx::TensorProto::INT32, {1, 8}).output("y", onnx::TensorProto::INT32, {1, 8});
   m.init_i("lo", {}, {-3}, onnx::TensorProto::INT32).init_i("hi", {}, {100}, onnx::TensorProto::INT32);

@@ -169,7 +169,7 @@ TEST_CASE("frontend: edgesim's Deeploy-dialect models import", "[frontend][deepl
 }
 
 TEST_CASE("frontend QDQ: quantize rounds half to even (ties 0.5, 2.5, -2.5)", "[frontend][qdq]") {
-  test::FrontendTempDir dir;
+  test::TempDir dir;
   OnnxWriter w;
   w.input("x", onnx::TensorProto::FLOAT, {6}).output("y", onnx::TensorProto::INT8, {6});
   w.init_f("s", {}, {1.0f}).init_i("z", {}, {0}, onnx::TensorProto::INT8);
@@ -182,7 +182,7 @@ TEST_CASE("frontend QDQ: quantize rounds half to even (ties 0.5, 2.5, -2.5)", "[
 }
 
 TEST_CASE("frontend QDQ: pools with a different output scale keep the input zero point", "[frontend][qdq]") {
-  test::FrontendTempDir dir;
+  test::TempDir dir;
   OnnxWriter w;
   w.input("q", onnx::TensorProto::UINT8, {1, 2, 4, 4}).output("y", onnx::TensorProto::UINT8, {1, 2, 1, 1});
   w.init_f("xs", {}, {0.5f}).init_i("xz", {}, {10}, onnx::TensorProto::UINT8);

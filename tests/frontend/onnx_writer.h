@@ -19,34 +19,10 @@
 #include <onnx/onnx_pb.h>
 
 #include "compiler/frontend/import.h"
+#include "support/temp_dir.h"
 
 namespace edgesim::test {
 
-// A temporary directory removed when the object goes out of scope.
-class FrontendTempDir {
- public:
-  FrontendTempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("edgesim_front_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~FrontendTempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  FrontendTempDir(const FrontendTempDir&) = delete;
-  FrontendTempDir& operator=(const FrontendTempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::string write_bytes(const std::string& name, const std::string& bytes) const {
-    std::ofstream(file(name), std::ios::binary) << bytes;
-    return file(name);
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 class OnnxWriter {
  public:
@@ -133,8 +109,8 @@ class OnnxWriter {
   }
 
   std::string bytes() const { return model.SerializeAsString(); }
-  std::string save(const FrontendTempDir& dir, const std::string& name) const {
-    return dir.write_bytes(name, bytes());
+  std::string save(const TempDir& dir, const std::string& name) const {
+    return dir.write(name, bytes());
   }
 
  private:

@@ -14,38 +14,10 @@
 #include <unistd.h>
 #include <vector>
 
+#include "support/temp_dir.h"
+
 namespace edgesim::test {
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    std::random_device rd;
-    path_ = std::filesystem::temp_directory_path() /
-            ("edgesim-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
-             std::to_string(rd() % 100000));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  // Writes `content` to <dir>/<name> and returns the full path.
-  std::string write(const std::string& name, const std::string& content) const {
-    const auto p = path_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream f(p, std::ios::binary);
-    f.write(content.data(), static_cast<std::streamsize>(content.size()));
-    return p.string();
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 // A format-1.0 .npy image with the given header fields and raw little-endian data.
 inline std::string make_npy(const std::string& descr, bool fortran, const std::string& shape_tuple,

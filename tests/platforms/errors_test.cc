@@ -149,6 +149,6 @@ TEST_CASE("file-level problems", "[platforms][errors]") {
   expect_error(dir.write("e.yaml", "name: a\npreset: nope\n"), 2, "preset 'nope' not found");
   expect_error(dir.write("f.yaml", "extends: f.yaml\nname: f\n"), 1, "preset cycle");
   expect_error(dir.write("g.yaml", "name:\n"), 1, "'name' has no value");
-  const std::string missing = dir.path() + "/none.yaml";
+  const std::string missing = dir.path().string() + "/none.yaml";
   CHECK(load_error(missing) == missing + ": cannot open platform file");
 }

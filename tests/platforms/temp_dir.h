@@ -1,5 +1,5 @@
-// Test helper: a private temporary directory for platform YAML written at test time, removed
-// when the test ends, plus a helper returning the PlatformError message of a failing load.
+// Test helpers for the platform tests: shipped file paths, the PlatformError message of a
+// failing load, and the smallest complete platform YAML.
 #pragma once
 #include <atomic>
 #include <filesystem>
@@ -11,37 +11,9 @@
 
 #include "platforms/loader/loader.h"
 #include "support/paths.h"
+#include "support/temp_dir.h"
 
 namespace edgesim::test {
-
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("edgesim_plat_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Writes `text` to <dir>/<name> and returns the full path.
-  std::string write(const std::string& name, const std::string& text) const {
-    const auto p = path_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 // The shipped platform files and the PULP preset, by absolute path.
 inline std::string platform_file(const std::string& name) {
