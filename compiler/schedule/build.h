@@ -1,0 +1,29 @@
+// Schedule generation: turns a Graph plus one LayerTiling per layer node into a Schedule
+// (compiler/schedule/schedule.h) for a platform, then allocates every buffer (compiler/alloc).
+//   single buffering: fully serial per tile (load, compute, store), as DORY's GAP8 board target
+//   double buffering: load tile i+1 ‖ compute i ‖ store i−1; weights re-fetched only when the
+//                     Cout tile changes (TIMING_MODELS.md §8.2)
+//   L3 slabs: layers whose L3Tiling is tiled stream input/output rows or weight Cout tiles
+//             between L3 and L2 around the L2->L1 loop (§8.4)
+// Non-layer nodes (reshape, concat, pad, requant, clip, transpose, quantize, dequantize) become
+// one whole-tensor Compute in L2.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "compiler/schedule/schedule.h"
+#include "compiler/tiler/tiling.h"
+#include "platforms/loader/spec.h"
+
+namespace edgesim {
+
+struct ScheduleOptions {
+  std::string buffering = "auto";   // "auto" (platform: budgets.dory.db), "single", "double"
+};
+
+// Throws std::runtime_error naming the step when a level overflows after allocation.
+Schedule build_schedule(const Graph& g, const PlatformSpec& spec,
+                        const std::vector<LayerTiling>& tilings, const ScheduleOptions& opt = {});
+
+}  // namespace edgesim

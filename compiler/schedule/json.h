@@ -1,0 +1,12 @@
+// Schedule <-> JSON (nlohmann::json). The round trip is exact: from_json(to_json(s)) == s.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "compiler/schedule/schedule.h"
+
+namespace edgesim {
+
+nlohmann::json schedule_to_json(const Schedule& s);
+Schedule schedule_from_json(const nlohmann::json& j);   // throws std::runtime_error naming the key
+
+}  // namespace edgesim

@@ -1,0 +1,109 @@
+// Schedule: the single artefact the simulator consumes from the compiler (ARCHITECTURE.md).
+// Plain data with exactly one functional meaning, specified in docs/schedule.md:
+//
+//   * Buffers live in one memory level at a byte offset chosen by the allocator.
+//   * Every graph tensor that exists outside a layer (graph inputs and outputs, activations
+//     between layers, constants) has a Placement: its home buffer and the element strides of its
+//     logical (ONNX) shape there. Activations [N,C,H,W] are stored HWC (DORY's layout), 1-D
+//     [N,C,L] as [N,L,C], conv weights [Cout,Cin/g,kh,kw] as [Cout,kh,kw,Cin/g]; other tensors
+//     row-major. Before execution, constants and graph inputs are written to their placements.
+//   * Commands are grouped per step (a layer node or a whole-tensor op) and listed in an order
+//     that is a valid sequential execution; `deps` give the partial order a timed executor may
+//     exploit (a command may start once every command in deps has completed). A layer's tiles
+//     appear unrolled, so double buffering is visible as buffer indices and deps, not hidden.
+//   * Dma copies count[0]·count[1] rows of count[2] contiguous bytes from src to dst, row
+//     (i, j) starting at offset + i·stride[0] + j·stride[1] on each side.
+//   * Compute runs the reference kernel of `params` (kernels/reference.h) on views into buffers.
+//     Requant constants, bias and zero points travel inside params (already sliced to the tile);
+//     Dma commands of the constant bytes model their traffic.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "compiler/tiler/tiling.h"
+
+namespace edgesim {
+
+enum class Level { L3, L2, L1, WMEM };
+const char* level_name(Level l);   // "L3", "L2", "L1", "WMEM"
+
+struct Buffer {
+  int id = -1;
+  Level level = Level::L2;
+  int64_t offset = -1;           // bytes from the start of the level; -1 until allocated
+  int64_t bytes = 0;
+  std::string name;              // e.g. "x[1] L1 layer 3", "act %12", "w Conv_3"
+  // Lifetime in steps (indices into Schedule::steps), inclusive: two buffers of one level
+  // whose lifetimes intersect must not overlap in [offset, offset + bytes).
+  int first_step = 0;
+  int last_step = 0;
+};
+
+struct Placement {
+  int tensor = -1;               // graph tensor id
+  int buffer = -1;
+  int64_t offset = 0;            // bytes within the buffer
+  Shape strides;                 // element strides of the tensor's logical shape
+};
+
+struct DmaSide {
+  int buffer = -1;
+  int64_t offset = 0;                    // bytes within the buffer
+  std::array<int64_t, 2> stride{0, 0};   // bytes between rows of dim 0 and dim 1
+};
+
+struct BufView {
+  int buffer = -1;
+  int64_t offset = 0;            // bytes within the buffer
+  DType dtype = DType::U8;
+  Shape shape;                   // logical shape (as the kernel expects, e.g. [1,C,h,w])
+  Shape strides;                 // element strides
+};
+
+struct Command {
+  enum class Kind { Dma, Compute };
+  int id = -1;                   // unique, increasing in list order
+  Kind kind = Kind::Dma;
+  std::string engine;            // "cluster_dma", "l3_dma", "cluster", later "npu", "mvu"
+  std::vector<int> deps;         // ids of earlier commands
+  std::string note;              // human-readable: "load x tile 3", "compute tile 3/16"
+
+  // Kind::Dma
+  DmaSide src, dst;
+  std::array<int64_t, 3> count{1, 1, 0};   // count[2]: contiguous bytes per row
+  int64_t bytes() const { return count[0] * count[1] * count[2]; }
+
+  // Kind::Compute
+  int node = -1;                 // graph node whose (tile of) work this is
+  OpParams params;               // tile-specialised params (pads of border tiles, sliced rq)
+  std::vector<BufView> inputs, outputs;
+  int64_t macs = 0;
+};
+
+struct Step {
+  int node = -1;                 // graph node
+  std::string name;              // node name
+  bool tiled = false;            // a layer with a LayerTiling (else a whole-tensor op in L2)
+  LayerTiling tiling;            // valid when tiled
+  int buffering = 1;             // 1 single, 2 double
+  std::vector<Command> commands;
+};
+
+struct Schedule {
+  std::string network;
+  std::string platform;
+  std::string policy;
+  std::string buffering;         // "single" | "double"
+  std::vector<Buffer> buffers;
+  std::vector<Placement> placements;
+  std::vector<Step> steps;
+  // High-water marks per level in bytes (after allocation), index by Level.
+  std::array<int64_t, 4> high_water{0, 0, 0, 0};
+
+  const Placement* placement_of(int tensor) const;   // nullptr if none
+};
+
+}  // namespace edgesim

@@ -1,0 +1,41 @@
+// Tiling policies: a named rule set that picks one LayerTiling per layer node (TILING.md).
+//   dory       DORY's current formulation (§1.1–1.5): budgets, constraints, objective, tie-break
+//   dory-2021  the 2021 code line behind DORY's published GAP8 results (§1.7)
+//   deeploy    largest tiles that fit per memory level, with its buffer coefficients (§2)
+// Policies are exact searches (enumeration with pruning) written in C++; no CP solver.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "compiler/tiler/tiling.h"
+#include "platforms/loader/spec.h"
+
+namespace edgesim {
+
+struct TilingContext {
+  const Graph* graph = nullptr;
+  const PlatformSpec* spec = nullptr;
+  bool input_in_l3 = false;      // DORY: the previous node's output was L3-tiled (§1.1)
+};
+
+class TilingPolicy {
+ public:
+  virtual ~TilingPolicy() = default;
+  virtual std::string name() const = 0;
+  // Picks the tiling of one layer; throws TilingError (naming the layer and the smallest budget
+  // that would work) when none is feasible.
+  virtual LayerTiling tile(const LayerGeom& g, const TilingContext& ctx) const = 0;
+};
+
+std::vector<std::string> policy_names();
+// Throws std::invalid_argument naming the unknown policy and listing the known ones.
+std::unique_ptr<TilingPolicy> make_policy(const std::string& name);
+
+// Tiles every layer node of g in order (Graph::layer_nodes), threading DORY's "input in L3"
+// coupling from one layer to the next. Result: one LayerTiling per layer node, same order.
+std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec,
+                                    const std::string& policy);
+
+}  // namespace edgesim

@@ -1,0 +1,2 @@
+// STUB: replaced by the tiler.
+#include "compiler/tiler/policy.h"
