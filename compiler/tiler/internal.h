@@ -1,0 +1,104 @@
+// Tiler internals shared by the policy files: per-policy budgets, candidate lists of one
+// spatial dimension, the exact branch-and-bound search over (channels, rows, columns), and
+// helpers for slabs, labels and the minimal-budget search. Not a public header.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/tiler/policy.h"
+#include "compiler/tiler/tiling.h"
+
+namespace edgesim {
+
+// Usable budgets and buffering of one policy on one platform (docs/tiling.md "Budgets").
+struct Budgets {
+  int64_t l1 = 0, l2 = 0, l3 = 0;   // l3 = 0: the platform has no L3 (no L3->L2 tiling)
+  int db = 2;          // L1 (and L3->L2) buffering factor of the policy
+  int nc = 8;          // cores the kernels are parallelised over (im2col buffers)
+};
+
+Budgets dory_policy_budgets(const PlatformSpec& spec);
+// dory-2021: fixed 38,000 B L1 (capped at DORY's L1 descriptor size), db = 2, L2 reduced by the
+// next conv/FC layer's weights and κ/λ (at most half of the L2 budget).
+Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int node);
+Budgets deeploy_policy_budgets(const PlatformSpec& spec);
+
+int64_t bits_to_bytes(int64_t elems, int64_t bits);                 // ⌈elems·bits/8⌉
+inline int64_t fl8(int64_t bits) { return bits / 8; }                // ⌊bits/8⌋
+inline int64_t keff(int64_t k, int64_t d) { return (k - 1) * d + 1; }   // dilated kernel extent
+inline int64_t min_bits_mb(const LayerGeom& g) {                    // DORY's mb = 8/min(bits)
+  const int m = std::min({g.bx, g.by, g.bw});
+  return m >= 8 ? 1 : 8 / m;
+}
+
+// "layer 3 'Conv_12' (conv 3x3, 64->128, 32x32 -> 32x32)"
+std::string layer_label(const Graph* g, const LayerGeom& geom);
+
+// The geometry of one L2 slab of an L3-tiled layer: Cout = slab channels, rows = slab rows
+// (interior slab: no H padding, input rows = (h_out − 1)·sh + keh).
+LayerGeom slab_geom(const LayerGeom& g, const L3Tiling& t);
+
+// Candidate (input extent, output extent) pairs of one dimension, ascending in both.
+struct DimCands {
+  std::vector<int64_t> in, out;
+  size_t size() const { return in.size(); }
+  void add(int64_t i, int64_t o) { in.push_back(i); out.push_back(o); }
+};
+
+// The winner of a search: indices into the candidate lists, its objective and memory.
+struct Pick {
+  bool found = false;
+  size_t c = 0, h = 0, w = 0;
+  int64_t J = 0, mem = 0;
+};
+
+// Exact maximisation of obj over chans × H × W with mem ≤ budget, tie-break: the
+// lexicographically smallest index triple (c, h, w) among those with maximal obj — the result
+// of DORY's smallest-first, strict-improvement enumeration. mem must be non-decreasing in each
+// index. ub_c(c, mcap) bounds obj over all (h, w) of c with mem ≤ mcap; ub_h(c, h, mcap) over
+// all w of (c, h). Subtrees whose bound is below the incumbent are skipped.
+Pick search_max(size_t nc, const DimCands& H, const DimCands& W, int64_t budget,
+                const std::function<int64_t(size_t, size_t, size_t)>& mem,
+                const std::function<int64_t(size_t, size_t, size_t, int64_t)>& obj,
+                const std::function<int64_t(size_t, int64_t)>& ub_c,
+                const std::function<int64_t(size_t, size_t, int64_t)>& ub_h);
+
+// Result of one L2->L1 rule set on one slab: the tile (if any) and the smallest L1 budget
+// under which the same rules find one (always computed; -1 if none exists).
+struct L1Result {
+  std::optional<L1Tiling> tile;
+  int64_t min_budget = -1;
+  int64_t reported = -1;        // dory-2021 "Total L1 occupation"
+};
+
+// Shared L1 building blocks (dory_l1.cc).
+std::vector<int64_t> channel_cands(int64_t c, int64_t mult);          // mult, 2·mult, ... ≤ c
+// (in, out) pairs of one dimension under DORY's equalities: out·s = in − (ke − 1) + (s − 1)
+// + pads·[in = full]; `align` adds (in − ke) mod s = 0.
+DimCands dim_cands(int64_t n_in, int64_t n_out, int64_t k, int64_t d, int64_t s, int64_t pads, bool align);
+DimCands whole(int64_t in, int64_t out);
+L1Tiling whole_tile(const LayerGeom& s, int64_t bytes);
+L1Tiling pick_tile(const Pick& p, const std::vector<int64_t>& ch, const DimCands& H, const DimCands& W,
+                   int64_t n_in, int db);
+
+// mem_pads: the pt + pb DORY's memory terms use (the layer's, also for an L3 slab whose
+// geometry has no padding); -1 = the slab's own.
+L1Result dory_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads = -1);
+L1Result dory2021_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads = -1);
+
+// DORY's L3->L2 decision (TILING.md §1.5). Returns the decision or an error text in *why.
+std::optional<L3Tiling> dory_l3(const LayerGeom& g, const Budgets& b, bool input_in_l3,
+                                std::string* why);
+
+std::unique_ptr<TilingPolicy> make_dory_policy(bool v2021);
+std::unique_ptr<TilingPolicy> make_deeploy_policy();
+
+// Smallest value v in [lo, ...) with ok(v), by doubling then bisection (assumes ok is
+// monotone from some point on). -1 if none up to 2^40.
+int64_t min_feasible(const std::function<bool(int64_t)>& ok, int64_t lo);
+
+}  // namespace edgesim

@@ -1,0 +1,37 @@
+// Policy registry and the whole-graph driver: names -> policies, and tile_graph, which tiles
+// the layer nodes in order and threads DORY's only cross-layer coupling (a layer's input is in
+// L3 when the previous layer node's output was L3-tiled, TILING.md §1.1).
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "compiler/tiler/internal.h"
+
+namespace edgesim {
+
+std::vector<std::string> policy_names() { return {"dory", "dory-2021", "deeploy"}; }
+
+std::unique_ptr<TilingPolicy> make_policy(const std::string& name) {
+  if (name == "dory") return make_dory_policy(false);
+  if (name == "dory-2021") return make_dory_policy(true);
+  if (name == "deeploy") return make_deeploy_policy();
+  throw std::invalid_argument(fmt::format("unknown tiling policy '{}' (known: {})", name,
+                                          fmt::join(policy_names(), ", ")));
+}
+
+std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const std::string& policy) {
+  const auto p = make_policy(policy);
+  TilingContext ctx;
+  ctx.graph = &g;
+  ctx.spec = &spec;
+  std::vector<LayerTiling> out;
+  for (int node : g.layer_nodes()) {
+    const LayerGeom geom = layer_geom(g, node);
+    LayerTiling t = p->tile(geom, ctx);
+    ctx.input_in_l3 = t.l3.output_in_l3;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace edgesim

@@ -1,0 +1,148 @@
+// The exact search all L2->L1 rule sets share, the minimal-budget search, slabs and budgets.
+//
+// search_max reproduces DORY's constraint-programming search without a solver: DORY explores
+// values smallest-first and keeps only strictly better objectives, so its answer is the
+// lexicographically smallest assignment among those with the maximal objective. We may visit
+// candidates in any order as long as ties resolve to that assignment; visiting large channel
+// and row counts first finds a strong incumbent early, and the caller's upper bounds then skip
+// almost every subtree (one MobileNet layer: a few thousand evaluations).
+#include <tuple>
+
+#include "compiler/tiler/internal.h"
+#include "platforms/loader/budgets.h"
+
+namespace edgesim {
+
+Pick search_max(size_t nc, const DimCands& H, const DimCands& W, int64_t budget,
+                const std::function<int64_t(size_t, size_t, size_t)>& mem,
+                const std::function<int64_t(size_t, size_t, size_t, int64_t)>& obj,
+                const std::function<int64_t(size_t, int64_t)>& ub_c,
+                const std::function<int64_t(size_t, size_t, int64_t)>& ub_h) {
+  Pick best;
+  const size_t hn = H.size(), wn = W.size();
+  if (nc == 0 || hn == 0 || wn == 0) return best;
+  auto better = [&](int64_t J, size_t c, size_t h, size_t w) {
+    if (!best.found || J > best.J) return true;
+    if (J < best.J) return false;
+    return std::tie(c, h, w) < std::tie(best.c, best.h, best.w);
+  };
+  for (size_t ci = nc; ci-- > 0;) {
+    if (mem(ci, 0, 0) > budget) continue;
+    const int64_t mcap = std::min(budget, mem(ci, hn - 1, wn - 1));
+    if (best.found && ub_c(ci, mcap) < best.J) continue;
+    for (size_t hi = hn; hi-- > 0;) {
+      if (mem(ci, hi, 0) > budget) continue;
+      size_t lo = 0, top = wn - 1;          // largest w index that fits
+      while (lo < top) {
+        const size_t mid = (lo + top + 1) / 2;
+        if (mem(ci, hi, mid) <= budget) lo = mid; else top = mid - 1;
+      }
+      if (best.found && ub_h(ci, hi, mem(ci, hi, lo)) < best.J) continue;
+      for (size_t wi = lo + 1; wi-- > 0;) {
+        const int64_t m = mem(ci, hi, wi);
+        if (best.found && ub_h(ci, hi, m) < best.J) break;   // smaller w: mem ≤ m
+        const int64_t J = obj(ci, hi, wi, m);
+        if (better(J, ci, hi, wi)) best = Pick{true, ci, hi, wi, J, m};
+      }
+    }
+  }
+  return best;
+}
+
+int64_t min_feasible(const std::function<bool(int64_t)>& ok, int64_t lo) {
+  if (lo < 1) lo = 1;
+  if (ok(lo)) return lo;
+  int64_t hi = lo * 2;
+  while (!ok(hi)) {
+    lo = hi;
+    hi *= 2;
+    if (hi > (int64_t{1} << 40)) return -1;
+  }
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (ok(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
+}
+
+LayerGeom slab_geom(const LayerGeom& g, const L3Tiling& t) {
+  LayerGeom s = g;
+  if (!t.tiled()) return s;
+  if (t.n_out > 0 && t.n_out < g.cout) {
+    s.cout = t.n_out;
+    if (g.depthwise) s.cin = s.groups = t.n_out;
+  }
+  if (t.h_out > 0 && t.h_out < g.h_out) {
+    s.h_out = t.h_out;
+    s.h_in = (t.h_out - 1) * g.sh + keff(g.kh, g.dh);
+    s.pt = s.pb = 0;
+  }
+  return s;
+}
+
+static int cores_of(const PlatformSpec& spec, int64_t policy_cores) {
+  if (policy_cores > 0) return static_cast<int>(policy_cores);
+  if (spec.cluster.present && spec.cluster.n_cores > 0) return static_cast<int>(spec.cluster.n_cores);
+  return 8;
+}
+
+Budgets dory_policy_budgets(const PlatformSpec& spec) {
+  Budgets b;
+  const auto& d = spec.budgets.dory;
+  if (d.present) {
+    const DoryBudgets db = dory_budgets(spec);
+    b.l1 = db.l1; b.l2 = db.l2; b.l3 = db.l3;
+    b.db = d.db > 0 ? static_cast<int>(d.db) : 2;
+  } else {   // no budgets.dory (e.g. BARVINN): the raw memory sizes, double buffering
+    b.l1 = spec.l1.size; b.l2 = spec.l2.size; b.l3 = spec.l3.size;
+    b.db = 2;
+  }
+  b.nc = cores_of(spec, d.present ? d.n_cores : 0);
+  if (spec.l3.size <= 0) b.l3 = 0;
+  return b;
+}
+
+Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int node) {
+  Budgets b = dory_policy_budgets(spec);
+  const int64_t descriptor = spec.l1.size - (spec.budgets.dory.present ? spec.budgets.dory.l1_reserved : 0);
+  b.l1 = std::min<int64_t>(38000, descriptor);
+  b.db = 2;
+  if (g) {   // L2 minus the next conv/FC layer's weights and κ/λ (prefetched during this one)
+    for (int n : g->layer_nodes()) {
+      if (n <= node) continue;
+      const OpKind k = g->nodes[static_cast<size_t>(n)].kind();
+      if (k != OpKind::Conv && k != OpKind::Gemm) continue;
+      const LayerGeom next = layer_geom(*g, n);
+      const int64_t prefetch = next.weight_bytes() + bits_to_bytes(int64_t{next.n_c} * next.cout, next.cb);
+      b.l2 -= std::min(prefetch, b.l2 / 2);   // capped at half the buffer (docs/tiling.md)
+      break;
+    }
+  }
+  if (b.l2 < 0) b.l2 = 0;
+  return b;
+}
+
+Budgets deeploy_policy_budgets(const PlatformSpec& spec) {
+  Budgets b;
+  const auto& d = spec.budgets.deeploy;
+  if (d.present) {
+    const DeeployBudgets db = deeploy_budgets(spec);
+    b.l1 = db.l1; b.l2 = db.l2; b.l3 = db.l3;
+    b.nc = cores_of(spec, d.n_cores);
+  } else if (spec.budgets.dory.present) {   // no budgets.deeploy: DORY's usable budgets
+    const DoryBudgets db = dory_budgets(spec);
+    b.l1 = db.l1; b.l2 = db.l2; b.l3 = db.l3;
+    b.nc = cores_of(spec, spec.budgets.dory.n_cores);
+  } else {                                   // no budgets at all: the memory sizes
+    b.l1 = spec.l1.size; b.l2 = spec.l2.size; b.l3 = spec.l3.size;
+    b.nc = cores_of(spec, 0);
+  }
+  if (spec.l3.size <= 0) b.l3 = 0;
+  // Deeploy's coefficient 2 (double-buffer loop), unless the platform's DMA only allows single
+  // buffering (budgets.dory.db = 1, GAP8's blocking transfers): then Deeploy's single-buffer
+  // coefficients (all 1). This is also the buffering the schedule builder uses.
+  b.db = spec.budgets.dory.present && spec.budgets.dory.db == 1 ? 1 : 2;
+  return b;
+}
+
+}  // namespace edgesim

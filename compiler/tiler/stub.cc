@@ -1,2 +1,0 @@
-// STUB: replaced by the tiler.
-#include "compiler/tiler/policy.h"
