@@ -1,0 +1,174 @@
+// build_schedule(): one step per graph node, in graph order. Layer nodes with a LayerTiling
+// become tiled steps (build_layer.cc), everything else one whole-tensor Compute in L2
+// (build_whole.cc). Then every level is allocated with the first-fit planner and checked
+// against its capacity: L1 against the tiling policy's usable budget (dory: budgets.dory,
+// dory-2021: its fixed 38,000 B, deeploy: budgets.deeploy; l1.size on platforms without
+// budgets, e.g. BARVINN), L2 / L3 / WMEM against the level size. When constants resident in L2
+// for the whole run overflow L2 and the platform has an L3, the schedule is rebuilt with every
+// constant homed in L3 and staged per step (DORY's network loop). Buffering "auto" takes
+// budgets.dory.db (2 when absent).
+#include <algorithm>
+#include <stdexcept>
+
+#include "compiler/alloc/planner.h"
+#include "compiler/schedule/build_internal.h"
+#include "platforms/loader/budgets.h"
+
+namespace edgesim {
+
+namespace {
+
+struct Budgets {
+  int64_t l1 = 0, l2 = 0;
+  std::string what;
+};
+
+Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy) {
+  Budgets b{spec.l1.size, spec.l2.size, "l1.size"};
+  if (policy.rfind("deeploy", 0) == 0 && spec.budgets.deeploy.present) {
+    const DeeployBudgets d = deeploy_budgets(spec);
+    return {d.l1, d.l2, "budgets.deeploy L1 budget"};
+  }
+  if (spec.budgets.dory.present) {
+    const DoryBudgets d = dory_budgets(spec);
+    if (policy == "dory-2021")   // DORY 2021: --l1_buffer_size 38,000 B as given (TILING.md §1.7)
+      return {std::min<int64_t>(38000, spec.l1.size - spec.budgets.dory.l1_reserved), d.l2,
+              "dory-2021 L1 budget"};
+    return {d.l1, d.l2, "budgets.dory L1 budget"};
+  }
+  return b;
+}
+
+int parse_buffering(const std::string& b, const PlatformSpec& spec) {
+  if (b == "single") return 1;
+  if (b == "double") return 2;
+  if (b == "auto") {
+    if (spec.budgets.dory.present && spec.budgets.dory.db > 0) return spec.budgets.dory.db >= 2 ? 2 : 1;
+    return 2;
+  }
+  throw std::invalid_argument("schedule: unknown buffering '" + b + "' (known: auto, single, double)");
+}
+
+struct Overflow {
+  bool any = false;
+  Level level = Level::L2;
+  std::string message;
+  int node = -1;
+  int64_t needed = 0;
+};
+
+// L2/L3 overflowing is an infeasible deployment of this network on this platform (like a layer
+// without a tiling): a TilingError naming the level and the bytes it needs. An L1 overflow
+// means the tiles do not fit the buffering the options forced (or a tiler/builder mismatch).
+[[noreturn]] void throw_overflow(const Overflow& o) {
+  if (o.level == Level::L1) throw std::runtime_error(o.message);
+  throw TilingError(o.message, o.node, level_name(o.level), o.needed);
+}
+
+Overflow allocate(Schedule& s, const sched::BuildContext& ctx, const PlatformSpec& spec, const std::string& l1_what) {
+  const auto planner = make_planner("first-fit");
+  const Level levels[] = {Level::L3, Level::L2, Level::L1, Level::WMEM};
+  for (Level lv : levels) {
+    std::vector<int> ids;
+    for (const Buffer& b : s.buffers)
+      if (b.level == lv) ids.push_back(b.id);
+    const int64_t align = lv == Level::L1 ? 8 : 4;
+    const int64_t hw = planner->place(s.buffers, ids, align);
+    s.high_water[static_cast<size_t>(lv)] = hw;
+    int64_t cap = 0;
+    std::string what;
+    switch (lv) {
+      case Level::L1: cap = ctx.l1_budget, what = l1_what; break;
+      case Level::L2: cap = spec.l2.size, what = "l2.size"; break;
+      case Level::L3: cap = spec.l3.size, what = "l3.size"; break;
+      case Level::WMEM: cap = spec.wmem.size, what = "wmem.size"; break;
+    }
+    if (hw <= cap) continue;
+    // The first step at which the level's live buffers reach the high-water mark.
+    int at = 0;
+    for (size_t st = 0; st < s.steps.size(); ++st) {
+      int64_t end = 0;
+      for (int id : ids) {
+        const Buffer& b = s.buffers[id];
+        if (b.first_step <= static_cast<int>(st) && static_cast<int>(st) <= b.last_step)
+          end = std::max(end, b.offset + b.bytes);
+      }
+      if (end == hw) {
+        at = static_cast<int>(st);
+        break;
+      }
+    }
+    const std::string step = s.steps.empty() ? "-" : std::to_string(at) + " '" + s.steps[at].name + "'";
+    std::string hint;
+    if (lv == Level::L1 && !s.steps.empty() && s.steps[at].tiled && s.steps[at].tiling.l1.db < s.steps[at].buffering)
+      hint = "; its tiles were sized for single buffering but the schedule double-buffers them";
+    if (lv == Level::L2 && spec.l3.size == 0) hint = "; the platform has no L3 to hold constants";
+    return {true, lv,
+            "schedule: " + std::string(level_name(lv)) + " overflows at step " + step + ": needs " +
+                std::to_string(hw) + " B, capacity " + std::to_string(cap) + " B (" + what + ")" + hint,
+            s.steps.empty() ? -1 : s.steps[at].node, hw};
+  }
+  return {};
+}
+
+Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings,
+                   const ScheduleOptions& opt, bool consts_in_l3, Overflow& over) {
+  Schedule s;
+  s.network = g.name;
+  s.platform = spec.name;
+  s.policy = tilings.empty() ? "" : tilings.front().policy;
+  sched::BuildContext ctx;
+  ctx.g = &g;
+  ctx.spec = &spec;
+  ctx.s = &s;
+  ctx.consts_in_l3 = consts_in_l3;
+  ctx.buffering = parse_buffering(opt.buffering, spec);
+  s.buffering = ctx.buffering == 2 ? "double" : "single";
+  const Budgets bud = policy_budgets(spec, s.policy);
+  ctx.l1_budget = bud.l1;
+  ctx.l2_budget = bud.l2;
+  ctx.last_step = std::max<int>(0, static_cast<int>(g.nodes.size()) - 1);
+  for (const LayerTiling& t : tilings) {
+    if (t.node < 0 || static_cast<size_t>(t.node) >= g.nodes.size())
+      throw std::runtime_error("schedule: LayerTiling for node " + std::to_string(t.node) + " out of range");
+    if (!Graph::is_layer(g.nodes[t.node]))
+      throw std::runtime_error("schedule: LayerTiling for " + sched::node_label(g, t.node) + ", which is not a layer");
+    if (!ctx.tiling_of.emplace(t.node, &t).second)
+      throw std::runtime_error("schedule: two LayerTilings for " + sched::node_label(g, t.node));
+  }
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    Step st;
+    st.node = static_cast<int>(k);
+    st.name = g.nodes[k].name;
+    s.steps.push_back(st);
+  }
+  sched::place_tensors(ctx);
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    const int node = static_cast<int>(k);
+    auto it = ctx.tiling_of.find(node);
+    if (it == ctx.tiling_of.end() || !sched::build_layer_step(ctx, node, *it->second))
+      sched::build_whole_step(ctx, node);
+  }
+  over = allocate(s, ctx, spec, bud.what);
+  return s;
+}
+
+}  // namespace
+
+Schedule build_schedule(const Graph& g, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings,
+                        const ScheduleOptions& opt) {
+  Overflow over;
+  Schedule s = build_one(g, spec, tilings, opt, false, over);
+  // Constants resident in L2 for the whole run do not fit: keep them in L3 and stage each
+  // layer's constants into L2 for its step, as DORY's network loop does (TIMING_MODELS.md §8.5).
+  if (over.any && over.level == Level::L2 && spec.l3.size > 0) {
+    Overflow again;
+    Schedule t = build_one(g, spec, tilings, opt, true, again);
+    if (!again.any) return t;
+    throw_overflow(again);   // the better plan's problem
+  }
+  if (over.any) throw_overflow(over);
+  return s;
+}
+
+}  // namespace edgesim

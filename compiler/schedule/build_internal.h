@@ -1,0 +1,137 @@
+// Internal pieces of build_schedule() shared by the build_*.cc files (not a public contract).
+//
+//   build_layout.cc  home placements: storage order (HWC, [N,L,C], [Cout,kh,kw,Cin/g], Gemm B as
+//                    [N,K] rows), home level (L2, or L3 when the tiling or the L2 budget says so)
+//   build_dma.cc     strided box copies -> Dma commands (3-D count/stride form), and the
+//                    dependency tracker that turns buffer reuse into `deps`
+//   build_params.cc  tile-specialised OpParams (border pads, sliced bias / zero points / rq)
+//   build_slabs.cc   L3 slab planning: which L2 slab buffer holds what an L3-homed operand needs
+//   build_layer.cc   the tiled layer step (L3 slabs -> L2 -> L1 tiles)
+//   build_whole.cc   whole-tensor steps in L2
+//   build.cc         orchestration, budgets, allocation and the overflow check
+// A "region" is a tensor (or a part of it) stored in a buffer: its logical shape in kernel
+// coordinates, element strides, and the logical coordinates of its first element (origin).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "compiler/schedule/build.h"
+#include "compiler/schedule/schedule.h"
+#include "platforms/loader/spec.h"
+
+namespace edgesim::sched {
+
+struct Box {
+  Shape start, ext;
+  bool operator==(const Box& o) const { return start == o.start && ext == o.ext; }
+  bool operator!=(const Box& o) const { return !(*this == o); }
+  int64_t numel() const;
+};
+
+struct Region {
+  int buffer = -1;
+  int64_t offset = 0;            // bytes within the buffer of the element at `origin`
+  DType dtype = DType::U8;
+  Shape shape;                   // extent of the stored part (kernel coordinates)
+  Shape strides;                 // element strides
+  Shape origin;                  // logical coordinates of the stored part's first element
+};
+
+// Element strides of `shape` stored densely with dims nested in `order` (outermost first).
+Shape packed_strides(const Shape& shape, const std::vector<int>& order);
+// Storage order implied by strides (descending stride; ties: lower dim outermost).
+std::vector<int> order_of(const Shape& strides);
+// Rank-1..3 tensors as the 4-D views the conv / pool / add tiles use:
+// [C] -> [1,C,1,1], [A,B] -> [A,B,1,1], [N,C,L] -> [N,C,1,L]. dim_map[d] = the 4-D axis of d.
+std::vector<int> to4d_map(size_t rank);
+Shape to4d_shape(const Shape& s);
+Shape to4d_strides(const Shape& shape, const Shape& strides);
+
+// ---- placements (build_layout.cc) ----
+struct BuildContext {
+  const Graph* g = nullptr;
+  const PlatformSpec* spec = nullptr;
+  Schedule* s = nullptr;
+  std::map<int, const LayerTiling*> tiling_of;   // node -> tiling
+  int64_t l2_budget = 0;                          // tensors larger than this live in L3
+  int64_t l1_budget = 0;
+  int buffering = 2;
+  bool consts_in_l3 = false;                      // every constant homed in L3 (DORY §8.5)
+  int next_cmd = 0;
+  int last_step = 0;
+  std::vector<int> step_sinks;                    // sink commands of the previous step
+  std::vector<int> const_buffer;                  // node -> L2 buffer of its constant vectors (-1)
+};
+
+int add_buffer(Schedule& s, Level level, int64_t bytes, const std::string& name, int first, int last);
+void place_tensors(BuildContext& ctx);
+// The home region of a tensor; with as4d, rank 1..3 shown as 4-D (conv / pool / add tiles).
+Region home_region(const BuildContext& ctx, int tensor, bool as4d);
+Level home_level(const BuildContext& ctx, int tensor);
+// A dense region (L1 tile, L2 slab or staging copy) holding `box` in the storage order of `like`.
+Region packed(int buffer, int64_t offset, const Region& like, const Box& box);
+BufView view_of(const Region& r);
+
+// ---- commands and dependencies (build_dma.cc) ----
+// Tracks, per buffer, the commands that wrote it since it was last read and the commands that
+// read it since it was last written, so that reuse of a buffer becomes deps (RAW and WAR).
+class StepEmitter {
+ public:
+  StepEmitter(BuildContext& ctx, Step& step, bool serial);
+  int emit(Command c, const std::vector<int>& reads, const std::vector<int>& writes);
+  // Copies `box` (coordinates of the logical tensor) from one region to another; returns the
+  // ids of the Dma commands (none for an empty box).
+  std::vector<int> copy(const Region& src, const Region& dst, const Box& box, const std::string& engine,
+                        const std::string& note);
+  void finish();   // records the step's sink commands for the next step's barrier
+ private:
+  BuildContext& ctx_;
+  Step& step_;
+  bool serial_;
+  int prev_ = -1;
+  std::map<int, std::vector<int>> writers_, readers_;
+};
+
+// ---- tile params (build_params.cc) ----
+// Output box in kernel coordinates of the node's output (4-D for conv / pool / add).
+struct TileParams {
+  OpParams params;
+  std::vector<Box> in_boxes;     // per node input, in that input's kernel coordinates
+};
+TileParams tile_params(const Graph& g, const Node& n, const std::vector<Shape>& in_shapes,
+                       const Shape& out_shape, const Box& out_box);
+// Constant vectors (bias, zero points, requant) of a layer as they travel in bytes: each
+// non-scalar vector of 4-byte entries, with its full shape and the box one tile needs.
+struct ConstVec {
+  std::string name;
+  Shape shape;
+  Box box;
+};
+std::vector<ConstVec> const_vectors(const Graph& g, const Node& n, const Shape& out_shape, const Box& out_box);
+
+// ---- L3 slabs (build_slabs.cc) ----
+// How one operand homed in L3 is staged through L2 for a layer step: per L2 slab the box it
+// needs (bounding box of its tiles' boxes), whether that is a new load (output: always a new
+// store) and which slab buffer holds it.
+struct SlabPlan {
+  bool active = false;
+  std::vector<Box> box;          // per slab
+  std::vector<bool> load;        // a new box at this slab
+  std::vector<int> buf;          // slab buffer used at this slab
+  std::vector<int> bufs;         // the slab buffers (1 or 2)
+};
+Box bounding(const std::vector<Box>& boxes);
+SlabPlan plan_slabs(Schedule& s, const Region& home, const std::vector<std::vector<Box>>& tile_boxes, int db,
+                    bool output, const std::string& tag, const std::string& node_name, int step);
+
+// ---- steps ----
+void build_whole_step(BuildContext& ctx, int node);
+// Returns false when the layer cannot be tiled (the caller then builds a whole-tensor step).
+bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t);
+
+std::string node_label(const Graph& g, int node);   // "node 3 'Conv_12' (conv)"
+
+}  // namespace edgesim::sched

@@ -1,0 +1,327 @@
+// The tiled layer step (docs/schedule.md "Layer steps", TIMING_MODELS.md §8.1, §8.2, §8.4).
+//
+// The output is cut into L2 slabs (L3Tiling: Cout slab outer, row slab inner; one slab when the
+// layer is not L3-tiled) and each slab into L1 tiles (L1Tiling: Cout → H → W, last tiles take
+// the remainder). Batch elements (images, Gemm batches) are the outermost loop. Per tile:
+//   load x (every tile when double-buffered; single: only when the window changed),
+//   load w and the constant vectors only when their box changes (a new Cout tile),
+//   compute (tile params from build_params.cc), store y to its home (or L2 slab).
+// Operands whose home is in L3 are staged through L2 slab buffers with "l3_dma" copies: the
+// slab an operand needs is the bounding box of what the slab's tiles read; the next slab is
+// prefetched at the start of the current one when two slab buffers exist. An output in L3 is
+// written to an L2 slab buffer and copied out after the slab's last tile.
+#include <algorithm>
+#include <stdexcept>
+
+#include "compiler/schedule/build_internal.h"
+
+namespace edgesim::sched {
+
+namespace {
+
+struct TileInfo {
+  Box out;
+  TileParams tp;
+  std::vector<ConstVec> cv;
+};
+
+struct Slab {
+  std::vector<TileInfo> tiles;
+};
+
+int64_t bytes_of(const Region& like, const Box& b) {
+  return b.numel() * static_cast<int64_t>(dtype_size(like.dtype));
+}
+
+// Region of a tensor right-aligned to `rank` dims (unit dims prepended), then 4-D if asked.
+Region aligned_home(const BuildContext& ctx, int tensor, size_t rank, bool as4d) {
+  Region r = home_region(ctx, tensor, false);
+  int64_t outer = 1;
+  for (size_t d = 0; d < r.shape.size(); ++d) outer = std::max(outer, r.shape[d] * r.strides[d]);
+  while (r.shape.size() < rank) {
+    r.shape.insert(r.shape.begin(), 1);
+    r.strides.insert(r.strides.begin(), outer);
+  }
+  if (as4d && r.shape.size() < 4) {
+    r.strides = to4d_strides(r.shape, r.strides);
+    r.shape = to4d_shape(r.shape);
+  }
+  r.origin.assign(r.shape.size(), 0);
+  return r;
+}
+
+int64_t pick(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
+
+}  // namespace
+
+bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
+  const Graph& g = *ctx.g;
+  const Node& n = g.nodes.at(node);
+  Schedule& s = *ctx.s;
+  const OpKind kind = n.kind();
+  const bool gemm = kind == OpKind::Gemm;
+  if (!Graph::is_layer(n) || n.outputs.size() != 1) return false;
+  const Shape& oshape = g.tensor(n.outputs[0]).shape;
+  if (gemm) {
+    if (n.inputs.size() != 2 || g.tensor(n.inputs[0]).shape.size() < 2 ||
+        g.tensor(n.inputs[1]).shape.size() < 2 || oshape.size() < 2)
+      return false;
+  } else if (oshape.size() > 4 || oshape.empty()) {
+    return false;
+  }
+  const std::string who = node_label(g, node);
+
+  // Operands in kernel coordinates: 0 = x, 1 = w (conv, gemm) or x2 (add); then y.
+  const size_t R = oshape.size();
+  std::vector<Region> in_home;
+  for (size_t k = 0; k < n.inputs.size(); ++k)
+    in_home.push_back(kind == OpKind::Add ? aligned_home(ctx, n.inputs[k], R, true)
+                                          : home_region(ctx, n.inputs[k], !gemm));
+  const Region y_home = home_region(ctx, n.outputs[0], !gemm);
+  std::vector<Shape> in_shapes;
+  for (const Region& r : in_home) in_shapes.push_back(r.shape);
+  const Shape& ys = y_home.shape;
+  const size_t KR = ys.size();
+  const int cdim = gemm ? static_cast<int>(KR) - 1 : 1;
+  const int hdim = gemm ? static_cast<int>(KR) - 2 : 2;
+  const int wdim = gemm ? -1 : 3;
+  if (kind == OpKind::Conv && n.as<ConvParams>().groups == 1 && t.l1.n_in > 0 && t.l1.n_in < in_shapes[0][1])
+    throw std::runtime_error(who + ": partial-sum tilings (n_in " + std::to_string(t.l1.n_in) + " < Cin " +
+                             std::to_string(in_shapes[0][1]) + ") are not supported by the schedule builder");
+
+  // Slab and tile extents.
+  const int64_t C = ys[cdim], H = ys[hdim], W = wdim >= 0 ? ys[wdim] : 1;
+  const int64_t slab_c = pick(t.l3.n_out, C), slab_h = pick(t.l3.h_out, H);
+  std::vector<Slab> slabs;
+  std::vector<size_t> batch_dims;
+  for (size_t d = 0; d < KR; ++d)
+    if (static_cast<int>(d) != cdim && static_cast<int>(d) != hdim && static_cast<int>(d) != wdim) batch_dims.push_back(d);
+  int64_t nbatch = 1;
+  for (size_t d : batch_dims) nbatch *= ys[d];
+  for (int64_t b = 0; b < nbatch; ++b) {
+    Box base{Shape(KR, 0), Shape(KR, 1)};
+    int64_t rest = b;
+    for (size_t i = batch_dims.size(); i-- > 0;) {
+      base.start[batch_dims[i]] = rest % ys[batch_dims[i]];
+      rest /= ys[batch_dims[i]];
+    }
+    for (int64_t sc = 0; sc < C; sc += slab_c)
+      for (int64_t sh = 0; sh < H; sh += slab_h) {
+        const int64_t nc_s = std::min(slab_c, C - sc), nh_s = std::min(slab_h, H - sh);
+        const int64_t tc = t.l1.whole ? nc_s : pick(t.l1.n_out, nc_s);
+        const int64_t th = t.l1.whole ? nh_s : pick(t.l1.h_out, nh_s);
+        const int64_t tw = t.l1.whole ? W : pick(t.l1.w_out, W);
+        Slab slab;
+        for (int64_t c = sc; c < sc + nc_s; c += tc)
+          for (int64_t h = sh; h < sh + nh_s; h += th)
+            for (int64_t w = 0; w < W; w += tw) {
+              TileInfo ti;
+              ti.out = base;
+              ti.out.start[cdim] = c, ti.out.ext[cdim] = std::min(tc, sc + nc_s - c);
+              ti.out.start[hdim] = h, ti.out.ext[hdim] = std::min(th, sh + nh_s - h);
+              if (wdim >= 0) ti.out.start[wdim] = w, ti.out.ext[wdim] = std::min(tw, W - w);
+              try {
+                ti.tp = tile_params(g, n, in_shapes, ys, ti.out);
+              } catch (const std::exception& e) {
+                throw std::runtime_error(who + ": " + e.what());
+              }
+              ti.cv = const_vectors(g, n, ys, ti.out);
+              slab.tiles.push_back(std::move(ti));
+            }
+        slabs.push_back(std::move(slab));
+      }
+  }
+
+  // L1 multi-buffering: as requested, except when every L2 slab is a single L1 tile (DORY's
+  // early exit, `whole`): then there is nothing to overlap inside a slab and the tile was sized
+  // without the double-buffer factor.
+  size_t max_tiles = 0;
+  for (const Slab& sl : slabs) max_tiles = std::max(max_tiles, sl.tiles.size());
+  const int l1db = (t.l1.whole || max_tiles <= 1) ? 1 : ctx.buffering;
+  Step& step = s.steps.at(node);
+  step.tiled = true;
+  step.tiling = t;
+  step.buffering = l1db;
+  const std::string& nm = n.name;
+  const int st = node;
+
+  // Constant vectors: one L2 buffer per layer holding each vector whole (4 B per entry).
+  std::vector<Region> cv_home;
+  {
+    Box whole{Shape(KR, 0), ys};
+    const auto full = const_vectors(g, n, ys, whole);
+    int64_t total = 0;
+    for (const ConstVec& v : full) total += shape_numel(v.shape) * 4;
+    int cbuf = total > 0 ? add_buffer(s, Level::L2, total, "const " + nm, 0, ctx.last_step) : -1;
+    int64_t off = 0;
+    for (const ConstVec& v : full) {
+      Region r;
+      r.buffer = cbuf, r.offset = off, r.dtype = DType::I32, r.shape = v.shape;
+      r.strides = packed_strides(v.shape, order_of(contiguous_strides(v.shape)));
+      r.origin.assign(v.shape.size(), 0);
+      cv_home.push_back(r);
+      off += shape_numel(v.shape) * 4;
+    }
+  }
+
+  // L2 slab plans of operands homed in L3 (inputs 0..k, then the output).
+  const size_t nin = n.inputs.size();
+  std::vector<SlabPlan> plan(nin + 1);
+  for (size_t k = 0; k <= nin; ++k) {
+    const bool out = k == nin;
+    const Region& home = out ? y_home : in_home[k];
+    if (s.buffers[home.buffer].level != Level::L3) continue;
+    std::vector<std::vector<Box>> boxes;
+    for (const Slab& sl : slabs) {
+      boxes.emplace_back();
+      for (const TileInfo& ti : sl.tiles) boxes.back().push_back(out ? ti.out : ti.tp.in_boxes[k]);
+    }
+    const int db = out ? t.l3.db_o : (kind != OpKind::Add && k == 1 ? t.l3.db_w : t.l3.db_x);
+    const std::string tag = out ? "y" : (k == 0 ? "x" : (kind == OpKind::Add ? "x2" : "w"));
+    plan[k] = plan_slabs(s, home, boxes, db, out, tag + " slab", nm, st);
+  }
+
+  // L1 buffers: x (and x2) per tile, w and constants per Cout tile change, y per tile.
+  const bool dbl = l1db == 2;
+  int64_t ntiles = 0;
+  std::vector<int64_t> in_max(nin, 0);
+  int64_t y_max = 0, c_max = 0, w_loads = 0, c_loads = 0;
+  {
+    Box prev_w;
+    std::vector<Box> prev_c;
+    bool first = true;
+    for (const Slab& sl : slabs)
+      for (const TileInfo& ti : sl.tiles) {
+        ++ntiles;
+        for (size_t k = 0; k < nin; ++k) in_max[k] = std::max(in_max[k], bytes_of(in_home[k], ti.tp.in_boxes[k]));
+        y_max = std::max(y_max, bytes_of(y_home, ti.out));
+        int64_t cb = 0;
+        for (const ConstVec& v : ti.cv) cb += v.box.numel() * 4;
+        c_max = std::max(c_max, cb);
+        std::vector<Box> cboxes;
+        for (const ConstVec& v : ti.cv) cboxes.push_back(v.box);
+        if (nin > 1 && (first || ti.tp.in_boxes[1] != prev_w)) ++w_loads;
+        if (!cboxes.empty() && (first || cboxes != prev_c)) ++c_loads;
+        if (nin > 1) prev_w = ti.tp.in_boxes[1];
+        prev_c = cboxes;
+        first = false;
+      }
+  }
+  const bool w_like = kind == OpKind::Conv || kind == OpKind::Gemm;   // input 1 reused across tiles
+  auto l1_bufs = [&](const std::string& tag, int64_t bytes, int64_t uses) {
+    std::vector<int> ids;
+    const int64_t nb = dbl ? std::min<int64_t>(2, std::max<int64_t>(uses, 1)) : 1;
+    for (int64_t i = 0; i < nb; ++i)
+      ids.push_back(add_buffer(s, Level::L1, bytes, tag + "[" + std::to_string(i) + "] L1 " + nm, st, st));
+    return ids;
+  };
+  std::vector<std::vector<int>> in_l1(nin);
+  for (size_t k = 0; k < nin; ++k) {
+    const bool w = w_like && k == 1;
+    in_l1[k] = l1_bufs(k == 0 ? "x" : (w ? "w" : "x2"), in_max[k], w ? w_loads : ntiles);
+  }
+  const std::vector<int> y_l1 = l1_bufs("y", y_max, ntiles);
+  const std::vector<int> c_l1 = c_max > 0 ? l1_bufs("c", c_max, c_loads) : std::vector<int>{};
+
+  // Emission.
+  StepEmitter em(ctx, step, ctx.buffering == 1);
+  std::vector<bool> slab_done_load(slabs.size() * (nin + 1), false);
+  auto slab_region = [&](size_t k, size_t j) {
+    const Region& home = k == nin ? y_home : in_home[k];
+    return packed(plan[k].buf[j], 0, home, plan[k].box[j]);
+  };
+  auto load_slab = [&](size_t k, size_t j) {
+    if (slab_done_load[j * (nin + 1) + k]) return;
+    slab_done_load[j * (nin + 1) + k] = true;
+    em.copy(in_home[k], slab_region(k, j), plan[k].box[j], "l3_dma",
+            "load " + std::string(k == 0 ? "x" : "in" + std::to_string(k)) + " slab " + std::to_string(j));
+  };
+  std::vector<int> in_loads(nin, 0);
+  std::vector<Box> in_prev(nin);
+  std::vector<int> in_prev_src(nin, -1);
+  int c_count = 0, y_count = 0;
+  std::vector<Box> c_prev;
+  bool c_first = true;
+  int64_t tile_no = 0;
+  for (size_t j = 0; j < slabs.size(); ++j) {
+    for (size_t k = 0; k < nin; ++k) {
+      if (!plan[k].active) continue;
+      if (plan[k].load[j]) load_slab(k, j);
+      if (plan[k].bufs.size() > 1)
+        for (size_t j2 = j + 1; j2 < slabs.size(); ++j2)
+          if (plan[k].load[j2]) {
+            load_slab(k, j2);
+            break;
+          }
+    }
+    for (const TileInfo& ti : slabs[j].tiles) {
+      const std::string ts = std::to_string(tile_no) + "/" + std::to_string(ntiles);
+      Command comp;
+      comp.kind = Command::Kind::Compute;
+      comp.engine = "cluster";
+      comp.node = node;
+      comp.params = ti.tp.params;
+      comp.note = "compute tile " + ts;
+      std::vector<int> reads;
+      for (size_t k = 0; k < nin; ++k) {
+        const Region src = plan[k].active ? slab_region(k, j) : in_home[k];
+        const Box& box = ti.tp.in_boxes[k];
+        const bool reuse_kind = w_like && k == 1;
+        const bool changed = in_loads[k] == 0 || box != in_prev[k] || src.buffer != in_prev_src[k];
+        const bool load = reuse_kind ? changed : (dbl || changed);
+        if (load) ++in_loads[k];
+        const int buf = in_l1[k][static_cast<size_t>(in_loads[k] - 1) % in_l1[k].size()];
+        const Region dst = packed(buf, 0, in_home[k], box);
+        if (load)
+          em.copy(src, dst, box, "cluster_dma",
+                  "load " + std::string(k == 0 ? "x" : (reuse_kind ? "w" : "x2")) + " tile " + ts);
+        in_prev[k] = box;
+        in_prev_src[k] = src.buffer;
+        comp.inputs.push_back(view_of(dst));
+        reads.push_back(buf);
+      }
+      if (!c_l1.empty()) {
+        std::vector<Box> cboxes;
+        for (const ConstVec& v : ti.cv) cboxes.push_back(v.box);
+        const bool load = c_first || cboxes != c_prev;
+        if (load) ++c_count;
+        const int buf = c_l1[static_cast<size_t>(c_count - 1) % c_l1.size()];
+        if (load) {
+          int64_t off = 0;
+          for (size_t v = 0; v < ti.cv.size(); ++v) {
+            Region dst;
+            dst.buffer = buf, dst.offset = off, dst.dtype = DType::I32, dst.shape = ti.cv[v].box.ext;
+            dst.strides = contiguous_strides(dst.shape);
+            dst.origin = ti.cv[v].box.start;
+            em.copy(cv_home[v], dst, ti.cv[v].box, "cluster_dma", "load " + ti.cv[v].name + " tile " + ts);
+            off += ti.cv[v].box.numel() * 4;
+          }
+        }
+        c_first = false;
+        c_prev = cboxes;
+        reads.push_back(buf);
+      }
+      const int ybuf = y_l1[static_cast<size_t>(y_count++) % y_l1.size()];
+      const Region ydst = packed(ybuf, 0, y_home, ti.out);
+      comp.outputs.push_back(view_of(ydst));
+      if (kind == OpKind::Conv) {
+        const ConvParams& p = std::get<ConvParams>(ti.tp.params);
+        comp.macs = ti.out.numel() * (in_shapes[0][1] / n.as<ConvParams>().groups) * p.kh * p.kw;
+      } else if (gemm) {
+        const GemmParams& p = n.as<GemmParams>();
+        const Shape& as = in_shapes[0];
+        comp.macs = ti.out.numel() * (p.trans_a ? as[as.size() - 2] : as[as.size() - 1]);
+      }
+      em.emit(std::move(comp), reads, {ybuf});
+      const Region yto = plan[nin].active ? slab_region(nin, j) : y_home;
+      em.copy(ydst, yto, ti.out, "cluster_dma", "store y tile " + ts);
+      ++tile_no;
+    }
+    if (plan[nin].active)
+      em.copy(slab_region(nin, j), y_home, plan[nin].box[j], "l3_dma", "store y slab " + std::to_string(j));
+  }
+  em.finish();
+  return true;
+}
+
+}  // namespace edgesim::sched

@@ -1,0 +1,226 @@
+// Home placements of graph tensors (docs/schedule.md "Placements"). Every tensor a node reads
+// or writes, and every graph input and output, gets one home buffer of its own in L2 — or in
+// L3 when a layer's L3 tiling streams it or it alone exceeds the policy's L2 budget. The
+// storage order is DORY's: activations HWC ([N,C,H,W] nested N,H,W,C; [N,C,L] as N,L,C), conv
+// weights [Cout,kh,kw,Cin/g] so that a Cout tile is one contiguous run, Gemm B as [N,K] rows so
+// that an N tile is contiguous; everything else row-major. Placement::strides are the element
+// strides of the logical (ONNX) shape under that order.
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "compiler/schedule/build_internal.h"
+
+namespace edgesim::sched {
+
+int64_t Box::numel() const {
+  int64_t n = 1;
+  for (int64_t e : ext) n *= e;
+  return n;
+}
+
+Shape packed_strides(const Shape& shape, const std::vector<int>& order) {
+  Shape st(shape.size(), 1);
+  int64_t acc = 1;
+  for (size_t i = order.size(); i-- > 0;) {
+    st[order[i]] = acc;
+    acc *= std::max<int64_t>(shape[order[i]], 1);
+  }
+  return st;
+}
+
+std::vector<int> order_of(const Shape& strides) {
+  std::vector<int> o(strides.size());
+  std::iota(o.begin(), o.end(), 0);
+  std::stable_sort(o.begin(), o.end(), [&](int a, int b) { return strides[a] > strides[b]; });
+  return o;
+}
+
+std::vector<int> to4d_map(size_t rank) {
+  switch (rank) {
+    case 1: return {1};
+    case 2: return {0, 1};
+    case 3: return {0, 1, 3};
+    default: {
+      std::vector<int> m(rank);
+      std::iota(m.begin(), m.end(), 0);
+      return m;
+    }
+  }
+}
+
+Shape to4d_shape(const Shape& s) {
+  if (s.size() >= 4) return s;
+  Shape r{1, 1, 1, 1};
+  const auto m = to4d_map(s.size());
+  for (size_t d = 0; d < s.size(); ++d) r[m[d]] = s[d];
+  return r;
+}
+
+Shape to4d_strides(const Shape& shape, const Shape& strides) {
+  if (shape.size() >= 4) return strides;
+  // Inserted unit axes take the stride of the next outer real axis times its extent, so the
+  // storage order of the 4-D view is that of the tensor.
+  const auto m = to4d_map(shape.size());
+  const int64_t total = [&] {
+    int64_t t = 1;
+    for (size_t d = 0; d < shape.size(); ++d) t = std::max(t, strides[d] * shape[d]);
+    return t;
+  }();
+  Shape r{total, total, total, total};
+  for (size_t d = 0; d < shape.size(); ++d) r[m[d]] = strides[d];
+  if (shape.size() == 3) r[2] = strides[2] * shape[2];   // [N,C,1,L]: H between N and L
+  return r;
+}
+
+int add_buffer(Schedule& s, Level level, int64_t bytes, const std::string& name, int first, int last) {
+  Buffer b;
+  b.id = static_cast<int>(s.buffers.size());
+  b.level = level;
+  b.bytes = bytes;
+  b.name = name;
+  b.first_step = first;
+  b.last_step = last;
+  s.buffers.push_back(b);
+  return b.id;
+}
+
+namespace {
+
+std::vector<int> storage_order(const Graph& g, int t) {
+  const Shape& sh = g.tensor(t).shape;
+  const int r = static_cast<int>(sh.size());
+  std::vector<int> rowmajor(r);
+  std::iota(rowmajor.begin(), rowmajor.end(), 0);
+  bool conv_w = false, gemm_b = false, gemm_b_trans = false;
+  for (const Node& n : g.nodes) {
+    if (n.inputs.size() > 1 && n.inputs[1] == t) {
+      if (n.kind() == OpKind::Conv) conv_w = true;
+      if (n.kind() == OpKind::Gemm) {
+        gemm_b = true;
+        gemm_b_trans = n.as<GemmParams>().trans_b;
+      }
+    }
+  }
+  if (conv_w && (r == 3 || r == 4)) return r == 4 ? std::vector<int>{0, 2, 3, 1} : std::vector<int>{0, 2, 1};
+  if (gemm_b && r >= 2) {
+    if (gemm_b_trans) return rowmajor;   // [.., N, K] already has N tiles contiguous
+    std::vector<int> o(rowmajor.begin(), rowmajor.end() - 2);
+    o.push_back(r - 1);
+    o.push_back(r - 2);
+    return o;
+  }
+  if (r == 4) return {0, 2, 3, 1};
+  if (r == 3) return {0, 2, 1};
+  return rowmajor;
+}
+
+}  // namespace
+
+Level home_level(const BuildContext& ctx, int tensor) {
+  const Placement* p = ctx.s->placement_of(tensor);
+  if (!p) throw std::runtime_error("schedule: tensor %" + std::to_string(tensor) + " has no placement");
+  return ctx.s->buffers.at(p->buffer).level;
+}
+
+void place_tensors(BuildContext& ctx) {
+  const Graph& g = *ctx.g;
+  Schedule& s = *ctx.s;
+  const size_t nt = g.tensors.size();
+  std::vector<int> first(nt, -1), last(nt, -1);
+  std::vector<bool> used(nt, false), l3(nt, false);
+  for (int id : g.inputs) used[id] = true, first[id] = 0;
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    const Node& n = g.nodes[k];
+    const int step = static_cast<int>(k);
+    for (int id : n.inputs) {
+      used[id] = true;
+      last[id] = std::max(last[id], step);
+    }
+    for (int id : n.outputs) {
+      used[id] = true;
+      if (first[id] < 0) first[id] = step;
+    }
+    auto it = ctx.tiling_of.find(step);
+    if (it == ctx.tiling_of.end()) continue;
+    const L3Tiling& t3 = it->second->l3;
+    if (t3.output_in_l3)
+      for (int id : n.outputs) l3[id] = true;
+    if (t3.input_in_l3 && !n.inputs.empty()) {
+      l3[n.inputs[0]] = true;
+      if (n.kind() == OpKind::Add && n.inputs.size() > 1) l3[n.inputs[1]] = true;
+    }
+    if (t3.weights_in_l3 && n.inputs.size() > 1 &&
+        (n.kind() == OpKind::Conv || n.kind() == OpKind::Gemm))
+      l3[n.inputs[1]] = true;
+  }
+  for (int id : g.outputs) used[id] = true;
+
+  for (size_t t = 0; t < nt; ++t) {
+    if (!used[t]) continue;
+    const TensorDesc& d = g.tensors[t];
+    const int id = static_cast<int>(t);
+    const bool whole_run = d.is_const() ||
+                           std::find(g.outputs.begin(), g.outputs.end(), id) != g.outputs.end();
+    int f = whole_run ? 0 : std::max(first[t], 0);
+    int l = whole_run ? ctx.last_step : std::max(last[t], f);
+    const int64_t bytes = shape_numel(d.shape) * static_cast<int64_t>(dtype_size(d.dtype));
+    const bool l3_const = ctx.consts_in_l3 && d.is_const();
+    const Level level = (l3[t] || l3_const || bytes > ctx.l2_budget) ? Level::L3 : Level::L2;
+    std::string kind = d.is_const() ? "const" : "act";
+    if (std::find(g.inputs.begin(), g.inputs.end(), id) != g.inputs.end()) kind = "input";
+    if (std::find(g.outputs.begin(), g.outputs.end(), id) != g.outputs.end()) kind = "output";
+    Placement p;
+    p.tensor = id;
+    p.buffer = add_buffer(s, level, bytes, kind + " %" + std::to_string(t) + " '" + d.name + "'", f, l);
+    p.offset = 0;
+    p.strides = packed_strides(d.shape, storage_order(g, id));
+    s.placements.push_back(p);
+  }
+}
+
+Region home_region(const BuildContext& ctx, int tensor, bool as4d) {
+  const Placement* p = ctx.s->placement_of(tensor);
+  if (!p) throw std::runtime_error("schedule: tensor %" + std::to_string(tensor) + " has no placement");
+  const TensorDesc& d = ctx.g->tensor(tensor);
+  Region r;
+  r.buffer = p->buffer;
+  r.offset = p->offset;
+  r.dtype = d.dtype;
+  r.shape = d.shape;
+  r.strides = p->strides;
+  if (as4d && d.shape.size() < 4) {
+    r.shape = to4d_shape(d.shape);
+    r.strides = to4d_strides(d.shape, p->strides);
+  }
+  r.origin.assign(r.shape.size(), 0);
+  return r;
+}
+
+Region packed(int buffer, int64_t offset, const Region& like, const Box& box) {
+  Region r;
+  r.buffer = buffer;
+  r.offset = offset;
+  r.dtype = like.dtype;
+  r.shape = box.ext;
+  r.strides = packed_strides(box.ext, order_of(like.strides));
+  r.origin = box.start;
+  return r;
+}
+
+BufView view_of(const Region& r) {
+  BufView v;
+  v.buffer = r.buffer;
+  v.offset = r.offset;
+  v.dtype = r.dtype;
+  v.shape = r.shape;
+  v.strides = r.strides;
+  return v;
+}
+
+std::string node_label(const Graph& g, int node) {
+  const Node& n = g.nodes.at(node);
+  return "node " + std::to_string(node) + " '" + n.name + "' (" + op_name(n.kind()) + ")";
+}
+
+}  // namespace edgesim::sched
