@@ -25,6 +25,7 @@ class CliError : public std::runtime_error {
 using Action = std::function<int()>;
 void register_describe(CLI::App& app, Action& action);
 void register_verify(CLI::App& app, Action& action);
+void register_compile(CLI::App& app, Action& action);
 
 // Default platform used when a command needs one and none is given.
 std::string default_platform_path();

@@ -28,9 +28,10 @@ int main(int argc, char** argv) {
   CLI::App app{"edgesim: cycle-approximate simulator with an integrated int8 deployment flow"};
   app.set_version_flag("--version", std::string("edgesim ") + EDGESIM_VERSION);
   app.require_subcommand(1);
-  Action describe, verify;
+  Action describe, verify, compile;
   register_describe(app, describe);
   register_verify(app, verify);
+  register_compile(app, compile);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   for (auto* sub : app.get_subcommands()) {
     if (sub->get_name() == "describe") chosen = describe;
     if (sub->get_name() == "verify") chosen = verify;
+    if (sub->get_name() == "compile") chosen = compile;
   }
   try {
     return chosen ? chosen() : 2;

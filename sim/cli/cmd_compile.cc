@@ -1,0 +1,243 @@
+// `edgesim compile`: stages 4-6 of ARCHITECTURE.md. Imports an ONNX network, tiles every layer
+// under a named policy for a platform, builds and allocates the Schedule, asserts the
+// allocation, and prints a per-layer tiling table (in the spirit of DORY's tiling profile)
+// followed by the per-level high-water marks. Options (docs/cli.md):
+//   --check   run the schedule with the functional executor on seeded random inputs and compare
+//             every graph output and every placed tensor with the interpreter (bit-exact)
+//   -o FILE   write the schedule JSON atomically (temporary file in the same directory, then
+//             rename), so an interrupted run never leaves a half-written schedule
+// Exit status: 0 success, 1 --check found a mismatch, 2 an error (e.g. a layer with no feasible
+// tiling: main prints the TilingError message as one "edgesim: error:" line).
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "compiler/frontend/import.h"
+#include "compiler/golden/golden.h"
+#include "compiler/schedule/build.h"
+#include "compiler/schedule/functional.h"
+#include "compiler/schedule/json.h"
+#include "compiler/tiler/policy.h"
+#include "kernels/interpreter/interpreter.h"
+#include "platforms/loader/budgets.h"
+#include "platforms/loader/loader.h"
+#include "sim/cli/commands.h"
+
+namespace edgesim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CompileArgs {
+  std::string model, platform, policy = "dory", buffering = "auto", output;
+  std::vector<std::string> overrides;
+  bool check = false;
+  uint64_t seed = 1;
+};
+
+// The L1 budget the occupancy column is relative to: the policy family's usable L1
+// (platforms/loader/budgets.h), or l1.size on platforms without that budgets section.
+// dory-2021 uses DORY's fixed 38,000 B, capped at the L1 descriptor size (TILING.md §1.7).
+int64_t l1_budget(const PlatformSpec& spec, const std::string& policy) {
+  if (policy == "dory-2021")
+    return std::min<int64_t>(38000, spec.l1.size - (spec.budgets.dory.present ? spec.budgets.dory.l1_reserved : 0));
+  try {
+    if (policy.rfind("deeploy", 0) == 0) return deeploy_budgets(spec).l1;
+    return dory_budgets(spec).l1;
+  } catch (const PlatformError&) {
+    return spec.l1.size;
+  }
+}
+
+std::string op_label(const LayerGeom& g) {
+  std::string s = op_name(g.kind);
+  if (g.kind == OpKind::Conv && g.depthwise) s += " dw";
+  else if (g.fc) s += " fc";
+  if (g.kind == OpKind::Conv || g.kind == OpKind::Pool) s += fmt::format(" {}x{}", g.kh, g.kw);
+  if (g.sh > 1 || g.sw > 1) s += g.sh == g.sw ? fmt::format(" /{}", g.sh) : fmt::format(" /{}x{}", g.sh, g.sw);
+  return s;
+}
+
+std::string l3_label(const LayerGeom& g, const L3Tiling& t) {
+  if (!t.tiled()) return "-";
+  std::string where;
+  if (t.input_in_l3) where += "x";
+  if (t.weights_in_l3) where += where.empty() ? "w" : ",w";
+  if (t.output_in_l3) where += where.empty() ? "y" : ",y";
+  return fmt::format("{}x{}x{} in {} [{}]", t.n_out, t.h_out, g.w_out, t.h_in, where);
+}
+
+// L2 footprint of the layer: the whole layer, or its L3 slabs with their buffering (§1.5).
+int64_t l2_bytes(const LayerGeom& g, const L3Tiling& t) {
+  if (!t.tiled()) {
+    const int64_t second = g.kind == OpKind::Add ? g.cin * g.h_in * g.w_in * g.bx2 / 8 : 0;   // Add's 2nd input
+    return (g.in_bytes() + second + g.out_bytes()) * g.batch + g.weight_bytes() + g.const_bytes();
+  }
+  const int64_t cin_g = g.depthwise ? 1 : g.cin / std::max<int64_t>(g.groups, 1);
+  const int64_t x = t.db_x * g.cin * t.h_in * g.w_in * g.bx / 8;
+  const int64_t y = t.db_o * t.n_out * t.h_out * g.w_out * g.by / 8;
+  const int64_t per_cout = cin_g * g.kh * g.kw * g.bw / 8 + (g.has_bias ? g.bb / 8 : 0) + g.n_c * g.cb / 8;
+  return x + y + t.db_w * t.n_out * per_cout;
+}
+
+void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings,
+                 const std::string& policy) {
+  const int64_t budget = l1_budget(spec, policy);
+  const bool reported = policy == "dory-2021";
+  std::cout << fmt::format("{:>3}  {:<24} {:<12} {:<22} {:<28} {:>6} {:>18} {:>9}{}\n", "#", "layer", "op",
+                           "L3->L2 slab", "L2->L1 tile (out / in)", "tiles",
+                           fmt::format("L1 B (% of {})", budget), "L2 B", reported ? "  rep. L1" : "");
+  const std::vector<int> layers = g.layer_nodes();
+  for (size_t k = 0; k < tilings.size(); ++k) {
+    const LayerTiling& t = tilings[k];
+    const LayerGeom geom = layer_geom(g, t.node);
+    const L1Tiling& l1 = t.l1;
+    const std::string tile = fmt::format("{}x{}x{} / {}x{}x{}{}", l1.n_out, l1.h_out, l1.w_out, l1.n_in, l1.h_in,
+                                         l1.w_in, l1.db > 1 ? " db" : "");
+    const double pct = budget > 0 ? 100.0 * static_cast<double>(l1.l1_bytes) / static_cast<double>(budget) : 0;
+    std::string name = g.nodes.at(static_cast<size_t>(t.node)).name;
+    if (name.size() > 24) name = name.substr(0, 23) + "~";
+    const size_t index = k < layers.size() && layers[k] == t.node ? k : static_cast<size_t>(t.node);
+    std::cout << fmt::format("{:>3}  {:<24} {:<12} {:<22} {:<28} {:>6} {:>18} {:>9}{}\n", index, name,
+                             op_label(geom), l3_label(geom, t.l3), tile, tile_count(geom, t),
+                             fmt::format("{} ({:.1f}%)", l1.l1_bytes, pct), l2_bytes(geom, t.l3),
+                             reported ? fmt::format("  {:>8}", t.reported_l1 >= 0 ? std::to_string(t.reported_l1) : "-") : "");
+  }
+}
+
+void print_high_water(const Schedule& s, const PlatformSpec& spec) {
+  const int64_t sizes[4] = {spec.l3.size, spec.l2.size, spec.l1.size, spec.wmem.present ? spec.wmem.size : 0};
+  std::cout << "high water:";
+  for (int l = 0; l < 4; ++l) {
+    if (s.high_water[l] == 0 && l != static_cast<int>(Level::L1) && l != static_cast<int>(Level::L2)) continue;
+    std::cout << fmt::format("  {} {} B", level_name(static_cast<Level>(l)), s.high_water[l]);
+    if (sizes[l] > 0)
+      std::cout << fmt::format(" ({:.1f}% of {})", 100.0 * static_cast<double>(s.high_water[l]) / sizes[l], sizes[l]);
+  }
+  std::cout << "\n";
+}
+
+// First element where two tensors differ, or -1.
+int64_t first_difference(const Tensor& want, const Tensor& got) {
+  if (want.numel() != got.numel()) return 0;
+  for (int64_t i = 0; i < want.numel(); ++i)
+    if (want.get_f64(i) != got.get_f64(i)) return i;
+  return -1;
+}
+
+int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
+  const std::vector<Tensor> in = random_inputs(g, seed);
+  InterpreterOptions iopt;
+  iopt.keep_all = true;
+  const InterpreterResult want = interpret(g, in, iopt);
+  const FunctionalResult got = execute_functional(g, s, in);
+  int64_t n = 0;
+  auto compare = [&](const Tensor& w, const Tensor& t, const std::string& what) {
+    ++n;
+    const int64_t i = first_difference(w, t);
+    if (i < 0) return true;
+    std::cout << fmt::format("check: MISMATCH {} at flat index {}: expected {}, got {}\n", what, i,
+                             i < w.numel() ? w.get_f64(i) : 0.0, i < t.numel() ? t.get_f64(i) : 0.0);
+    return false;
+  };
+  for (size_t j = 0; j < g.outputs.size(); ++j)
+    if (!compare(want.outputs.at(j), got.outputs.at(j),
+                 fmt::format("output {} '{}'", j, g.tensor(g.outputs[j]).name)))
+      return 1;
+  for (size_t t = 0; t < g.tensors.size() && t < got.values.size(); ++t) {
+    if (!got.values[t] || !want.values[t]) continue;
+    if (!compare(*want.values[t], *got.values[t], fmt::format("tensor %{} '{}'", t, g.tensors[t].name))) return 1;
+  }
+  std::cout << fmt::format("check: tiled execution bit-exact ({} tensors, random inputs seed {})\n", n, seed);
+  return 0;
+}
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const fs::path target(path);
+  const fs::path tmp = target.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw CliError("-o " + path + ": cannot create " + tmp.string());
+    f << text;
+    f.flush();
+    if (!f) {
+      f.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw CliError("-o " + path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw CliError("-o " + path + ": cannot rename the temporary file into place");
+  }
+}
+
+int run_compile(const CompileArgs& a) {
+  try {
+    make_policy(a.policy);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(std::string("--policy: ") + e.what());
+  }
+  const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
+  const PlatformSpec spec = load_platform(platform, a.overrides);
+  const Graph g = import_onnx(a.model);
+  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
+                           g.nodes.size(), g.layer_nodes().size());
+  std::cout << fmt::format("platform: {} ({}), policy {}\n", spec.name, platform, a.policy);
+
+  std::vector<LayerTiling> tilings;
+  try {
+    tilings = tile_graph(g, spec, a.policy);
+  } catch (const TilingError& e) {
+    throw CliError(e.what(), 2);
+  }
+  print_table(g, spec, tilings, a.policy);
+  ScheduleOptions sopt;
+  sopt.buffering = a.buffering;
+  const Schedule s = build_schedule(g, spec, tilings, sopt);
+  check_allocation(s);
+  size_t commands = 0;
+  for (const Step& st : s.steps) commands += st.commands.size();
+  std::cout << fmt::format("schedule: {} steps, {} commands, {} buffers, {} buffering\n", s.steps.size(), commands,
+                           s.buffers.size(), s.buffering);
+  print_high_water(s, spec);
+
+  if (!a.output.empty()) {
+    write_atomically(a.output, schedule_to_json(s).dump(1) + "\n");
+    std::cout << "schedule written to " << a.output << "\n";
+  }
+  return a.check ? run_check(g, s, a.seed) : 0;
+}
+
+}  // namespace
+
+void register_compile(CLI::App& app, Action& action) {
+  auto* sub = app.add_subcommand("compile", "Tile a network for a platform and build its schedule");
+  auto args = std::make_shared<CompileArgs>();
+  sub->add_option("model", args->model, "ONNX network")->required();
+  sub->add_option("--platform,-p", args->platform, "platform YAML file (default: siracusa)");
+  sub->add_option("--policy", args->policy, "tiling policy: dory, dory-2021, deeploy")->capture_default_str();
+  sub->add_option("--set", args->overrides, "override a platform key: --set key=value (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--buffering", args->buffering, "auto (platform default), single or double")
+      ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
+  sub->add_flag("--check", args->check, "run the schedule functionally and compare with the interpreter");
+  sub->add_option("--seed", args->seed, "seed of the random inputs of --check")->capture_default_str();
+  sub->add_option("-o,--output", args->output, "write the schedule JSON to FILE");
+  sub->footer("Exit status: 0 success, 1 --check mismatch, 2 an error (e.g. a layer with no feasible tiling).");
+  action = [args] { return run_compile(*args); };
+}
+
+}  // namespace edgesim::cli
