@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "kernels/conv/constraints.h"
+#include "kernels/gemm/constraints.h"
 #include "compiler/tiler/internal.h"
 
 namespace edgesim {
@@ -51,8 +53,9 @@ Space make_space(const LayerGeom& s, const Budgets& b, bool input_in_l3) {
   if (s.kind == OpKind::Gemm) {
     sp.h = range(1, s.h_out);
     sp.w = {1};
-    if (s.cout >= 16) { for (int64_t n = 16; n <= s.cout; n += 16) sp.n.push_back(n); }
-    else sp.n = range(1, s.cout);
+    const GemmTileRules rules = cluster_gemm_rules();
+    for (int64_t n = 1; n <= s.cout; ++n)
+      if (gemm_n_tile_ok(rules, s.cout, n)) sp.n.push_back(n);
     const int64_t consts = (s.has_bias ? 1 : 0) + s.n_c;
     sp.mem = [&s, db, consts](int64_t h, int64_t, int64_t n) {
       return db * (c4(bits_to_bytes(h * s.cin, s.bx)) + c4(bits_to_bytes(s.cin * n, s.bw)) +
@@ -71,16 +74,18 @@ Space make_space(const LayerGeom& s, const Budgets& b, bool input_in_l3) {
   }
   const bool conv = s.kind == OpKind::Conv;
   const bool dw = s.depthwise;
-  // rows / columns: depthwise output tiles ≥ 1 + max pad (or the whole dim)
-  const int64_t hmin = conv && dw ? std::min(s.h_out, 1 + std::max(s.pt, s.pb)) : 1;
-  const int64_t wmin = conv && dw ? std::min(s.w_out, 1 + std::max(s.pl, s.pr)) : 1;
+  // The kernels' own tile rules (kernels/conv/constraints.h).
+  const ConvTileRules rules = cluster_conv_rules();
+  const int64_t hmin = conv && dw ? dw_min_extent(rules, s.h_out, s.pt, s.pb) : 1;
+  const int64_t wmin = conv && dw ? dw_min_extent(rules, s.w_out, s.pl, s.pr) : 1;
   sp.h = range(hmin, s.h_out);
   sp.w = range(wmin, s.w_out);
-  if (conv && !dw && s.cout >= 8) {
-    for (int64_t n = 8; n <= s.cout; ++n)
-      if (s.cout % n == 0 || s.cout % n >= 8) sp.n.push_back(n);
-  } else if (conv && dw && input_in_l3 && s.cout >= 4) {
-    for (int64_t n = 4; n <= s.cout; n += 4) sp.n.push_back(n);
+  const int64_t dw_mult = rules.dw_l3_channel_multiple;
+  if (conv && !dw) {
+    for (int64_t n = 1; n <= s.cout; ++n)
+      if (conv_cout_tile_ok(rules, s.cout, n)) sp.n.push_back(n);
+  } else if (conv && dw && input_in_l3 && s.cout >= dw_mult) {
+    for (int64_t n = dw_mult; n <= s.cout; n += dw_mult) sp.n.push_back(n);
   } else {
     sp.n = range(1, s.cout);
   }

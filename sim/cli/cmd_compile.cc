@@ -73,7 +73,7 @@ std::string l3_label(const LayerGeom& g, const L3Tiling& t) {
   if (t.input_in_l3) where += "x";
   if (t.weights_in_l3) where += where.empty() ? "w" : ",w";
   if (t.output_in_l3) where += where.empty() ? "y" : ",y";
-  return fmt::format("{}x{}x{} in {} [{}]", t.n_out, t.h_out, g.w_out, t.h_in, where);
+  return fmt::format("{}x{}x{} ({} in rows) L3:{}", t.n_out, t.h_out, g.w_out, t.h_in, where);
 }
 
 // L2 footprint of the layer: the whole layer, or its L3 slabs with their buffering (§1.5).
@@ -93,7 +93,7 @@ void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<Lay
                  const std::string& policy) {
   const int64_t budget = l1_budget(spec, policy);
   const bool reported = policy == "dory-2021";
-  std::cout << fmt::format("{:>3}  {:<24} {:<12} {:<22} {:<28} {:>6} {:>18} {:>9}{}\n", "#", "layer", "op",
+  std::cout << fmt::format("{:>3}  {:<24} {:<15} {:<32} {:<28} {:>6} {:>18} {:>9}{}\n", "#", "layer", "op",
                            "L3->L2 slab", "L2->L1 tile (out / in)", "tiles",
                            fmt::format("L1 B (% of {})", budget), "L2 B", reported ? "  rep. L1" : "");
   const std::vector<int> layers = g.layer_nodes();
@@ -107,11 +107,13 @@ void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<Lay
     std::string name = g.nodes.at(static_cast<size_t>(t.node)).name;
     if (name.size() > 24) name = name.substr(0, 23) + "~";
     const size_t index = k < layers.size() && layers[k] == t.node ? k : static_cast<size_t>(t.node);
-    std::cout << fmt::format("{:>3}  {:<24} {:<12} {:<22} {:<28} {:>6} {:>18} {:>9}{}\n", index, name,
+    std::cout << fmt::format("{:>3}  {:<24} {:<15} {:<32} {:<28} {:>6} {:>18} {:>9}{}\n", index, name,
                              op_label(geom), l3_label(geom, t.l3), tile, tile_count(geom, t),
                              fmt::format("{} ({:.1f}%)", l1.l1_bytes, pct), l2_bytes(geom, t.l3),
                              reported ? fmt::format("  {:>8}", t.reported_l1 >= 0 ? std::to_string(t.reported_l1) : "-") : "");
   }
+  std::cout << "L3->L2 slab: Cout x rows x cols of one L2 slab and the input rows it reads; L3:x/w/y = input, "
+               "weights, output streamed from/to L3. Tiles: Cout x rows x cols (output / input).\n";
 }
 
 void print_high_water(const Schedule& s, const PlatformSpec& spec) {

@@ -179,11 +179,15 @@ LayerTiling random_tiling(Rng& r, const LayerGeom& g, double scale, bool allow_l
   l3.h_in = g.h_in;
   const bool l3_ok = allow_l3 && (g.kind == OpKind::Conv || g.kind == OpKind::Gemm) && g.batch == 1;
   if (l3_ok && pick(r, 0, 2) == 0) {
-    if (pick(r, 0, 1) == 0 && g.weights_const) {
+    // Weights (Cout slabs), rows (input and/or output slabs), or both at once: a combination
+    // DORY rejects and edgesim's schedule supports.
+    const int what = g.weights_const ? pick(r, 0, 2) : 1;   // 0 weights, 1 rows, 2 both
+    if (what != 1) {
       l3.weights_in_l3 = true;
       l3.db_w = 2;
       l3.n_out = pick(r, 1, g.cout);
-    } else {
+    }
+    if (what != 0) {
       l3.input_in_l3 = pick(r, 0, 1) == 1;
       l3.output_in_l3 = !l3.input_in_l3 || pick(r, 0, 1) == 1;
       l3.db_x = l3.input_in_l3 ? 2 : 1;
@@ -227,7 +231,7 @@ TEST_CASE("property: random layers x random legal tilings x L1 sizes are bit-exa
   Rng rng(20261122);
   const Kind kinds[] = {Kind::Conv, Kind::Depthwise, Kind::Pointwise, Kind::Linear, Kind::Add, Kind::MaxPool,
                         Kind::SumPool};
-  int schedules = 0, retries = 0, multi_tile = 0, l3_slabs = 0;
+  int schedules = 0, retries = 0, multi_tile = 0, l3_slabs = 0, l3_both = 0, infeasible = 0;
   for (int i = 0; i < 210; ++i) {
     const Kind kind = kinds[i % 7];
     const Graph g = random_layer(rng, kind, i);
@@ -261,6 +265,7 @@ TEST_CASE("property: random layers x random legal tilings x L1 sizes are bit-exa
         ++schedules;
         multi_tile += tile_count(geom, t) > 1;
         l3_slabs += t.l3.tiled();
+        l3_both += t.l3.weights_in_l3 && (t.l3.input_in_l3 || t.l3.output_in_l3);
         REQUIRE_NOTHROW(check_allocation(s));
         const FunctionalResult got = execute_functional(g, s, in);
         REQUIRE(got.outputs.size() == 1);
@@ -269,11 +274,16 @@ TEST_CASE("property: random layers x random legal tilings x L1 sizes are bit-exa
         CHECK(execute_functional(g, test::reorder_by_deps(s), in).outputs.at(0).to_ints() ==
               want.outputs[0].to_ints());
       }
+      // A small L1 may be too small even for 1x1x1 tiles (e.g. one weight row of a wide conv);
+      // the largest L1 must always work.
       INFO(g.name << " with L1 " << l1_sizes[li] << ": " << last_error);
-      CHECK(built);
+      if (largest) CHECK(built);
+      infeasible += !built;
     }
   }
-  std::cout << fmt::format("property: {} schedules bit-checked ({} multi-tile, {} with L3 slabs), {} tilings "
-                           "rejected for a small L1\n", schedules, multi_tile, l3_slabs, retries);
+  std::cout << fmt::format("property: {} schedules bit-checked ({} multi-tile, {} with L3 slabs, {} of them weights and "
+                           "rows at once), {} tilings rejected for a small L1, {} layer/L1 pairs infeasible\n",
+                           schedules, multi_tile, l3_slabs, l3_both, retries, infeasible);
+  CHECK(l3_both > 0);
   CHECK(multi_tile > schedules / 2);
 }
