@@ -24,7 +24,7 @@
 
 #include <fmt/format.h>
 
-#include "kernels/reference.h"
+#include "kernels/interpreter/interpreter.h"
 
 namespace edgesim {
 
@@ -89,41 +89,6 @@ void copy_values(const View& src, const View& dst) {
   else dst.from_ints(src.to_ints());
 }
 
-// [N, C, L] -> [N, C, 1, L]; rank-4 views pass through (as the interpreter does).
-View as_4d(const View& v) {
-  if (v.rank() != 3) return v;
-  View r = v;
-  r.shape = {v.shape[0], v.shape[1], 1, v.shape[2]};
-  r.strides = {v.strides[0], v.strides[1], v.shape[2] * v.strides[2], v.strides[2]};
-  return r;
-}
-
-void run_compute(const Command& c, const std::vector<View>& in, const View& out) {
-  auto need = [&](size_t k) {
-    if (in.size() != k)
-      throw std::invalid_argument("expects " + std::to_string(k) + " inputs, has " + std::to_string(in.size()));
-  };
-  const ArithMode mode = ArithMode::Exact;
-  std::visit(
-      [&](const auto& p) {
-        using P = std::decay_t<decltype(p)>;
-        if constexpr (std::is_same_v<P, ConvParams>) { need(2); conv_reference(p, as_4d(in[0]), as_4d(in[1]), as_4d(out), mode); }
-        else if constexpr (std::is_same_v<P, GemmParams>) { need(2); gemm_reference(p, in[0], in[1], out, mode); }
-        else if constexpr (std::is_same_v<P, AddParams>) { need(2); add_reference(p, in[0], in[1], out, mode); }
-        else if constexpr (std::is_same_v<P, MulParams>) { need(2); mul_reference(p, in[0], in[1], out, mode); }
-        else if constexpr (std::is_same_v<P, PoolParams>) { need(1); pool_reference(p, as_4d(in[0]), as_4d(out), mode); }
-        else if constexpr (std::is_same_v<P, ClipParams>) { need(1); clip_reference(p, in[0], out); }
-        else if constexpr (std::is_same_v<P, RequantParams>) { need(1); requant_reference(p, in[0], out, mode); }
-        else if constexpr (std::is_same_v<P, PadParams>) { need(1); pad_reference(p, in[0], out); }
-        else if constexpr (std::is_same_v<P, ConcatParams>) { concat_reference(p, in, out); }
-        else if constexpr (std::is_same_v<P, ReshapeParams>) { need(1); reshape_reference(in[0], out); }
-        else if constexpr (std::is_same_v<P, TransposeParams>) { need(1); transpose_reference(p, in[0], out); }
-        else if constexpr (std::is_same_v<P, QuantizeParams>) { need(1); quantize_reference(p, in[0], out); }
-        else if constexpr (std::is_same_v<P, DequantizeParams>) { need(1); dequantize_reference(p, in[0], out); }
-      },
-      c.params);
-}
-
 void run_dma(Memory& mem, const Schedule& s, const Command& c, const std::string& who) {
   if (c.count[0] < 0 || c.count[1] < 0 || c.count[2] < 0)
     throw std::runtime_error(fmt::format("{}: negative dma count [{}, {}, {}]", who, c.count[0], c.count[1], c.count[2]));
@@ -168,32 +133,10 @@ void run_command(Memory& mem, const Schedule& s, const Command& c, const std::st
   if (out.size() != 1)
     throw std::runtime_error(fmt::format("{}: compute has {} outputs, expects 1", who, out.size()));
   try {
-    run_compute(c, in, out[0]);
+    run_reference(c.params, in, out[0]);
   } catch (const std::exception& e) {
     throw std::runtime_error(who + ": " + e.what());
   }
-}
-
-// Graph inputs are converted to their declared dtype, as the interpreter does.
-Tensor to_declared(const TensorDesc& d, const Tensor& t, size_t index) {
-  if (t.shape() != d.shape)
-    throw std::runtime_error(fmt::format("graph input {} '{}': shape {} differs from declared {}", index, d.name,
-                                         shape_str(t.shape()), shape_str(d.shape)));
-  if (t.dtype() == d.dtype) return t;
-  Tensor r(d.dtype, d.shape);
-  if (d.dtype == DType::F32) {
-    r.view().from_f64(t.to_f64());
-    return r;
-  }
-  const std::vector<double> v = t.to_f64();
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i] != std::floor(v[i]) || v[i] < static_cast<double>(dtype_min(d.dtype)) ||
-        v[i] > static_cast<double>(dtype_max(d.dtype)))
-      throw std::runtime_error(fmt::format("graph input {} '{}': value {} at flat index {} is not a {} integer",
-                                           index, d.name, v[i], i, dtype_name(d.dtype)));
-    r.set_int(static_cast<int64_t>(i), static_cast<int64_t>(v[i]));
-  }
-  return r;
 }
 
 View placement_view(Memory& mem, const Graph& g, const Schedule& s, const Placement& p) {
@@ -243,7 +186,7 @@ FunctionalResult execute_functional(const Graph& g, const Schedule& s, const std
     if (!p)
       throw std::runtime_error(fmt::format("execute_functional: graph input {} '{}' has no placement", i,
                                            g.tensor(g.inputs[i]).name));
-    copy_values(to_declared(g.tensor(g.inputs[i]), inputs[i], i).view(), placement_view(mem, g, s, *p));
+    copy_values(convert_graph_input(g.tensor(g.inputs[i]), inputs[i], i).view(), placement_view(mem, g, s, *p));
   }
 
   // Placements to snapshot after each step (at the end of the home buffer's lifetime).

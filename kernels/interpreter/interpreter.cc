@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
+#include <type_traits>
 
 #include "kernels/reference.h"
 
@@ -25,7 +27,9 @@ View as_4d(const View& v) {
   return r;
 }
 
-Tensor convert_input(const TensorDesc& d, const Tensor& t, size_t index) {
+}  // namespace
+
+Tensor convert_graph_input(const TensorDesc& d, const Tensor& t, size_t index) {
   const std::string who = "graph input " + std::to_string(index) + " '" + d.name + "'";
   if (t.shape() != d.shape)
     throw std::runtime_error(who + ": shape " + shape_str(t.shape()) + " differs from declared " + shape_str(d.shape));
@@ -46,27 +50,32 @@ Tensor convert_input(const TensorDesc& d, const Tensor& t, size_t index) {
   return r;
 }
 
-void run_node(const Node& n, const std::vector<View>& in, const View& out, ArithMode mode) {
+void run_reference(const OpParams& params, const std::vector<View>& in, const View& out, ArithMode mode) {
   auto need = [&](size_t k) {
     if (in.size() != k)
       throw std::invalid_argument("expects " + std::to_string(k) + " inputs, has " + std::to_string(in.size()));
   };
-  switch (n.kind()) {
-    case OpKind::Conv: need(2); conv_reference(n.as<ConvParams>(), as_4d(in[0]), as_4d(in[1]), as_4d(out), mode); break;
-    case OpKind::Gemm: need(2); gemm_reference(n.as<GemmParams>(), in[0], in[1], out, mode); break;
-    case OpKind::Add: need(2); add_reference(n.as<AddParams>(), in[0], in[1], out, mode); break;
-    case OpKind::Mul: need(2); mul_reference(n.as<MulParams>(), in[0], in[1], out, mode); break;
-    case OpKind::Pool: need(1); pool_reference(n.as<PoolParams>(), as_4d(in[0]), as_4d(out), mode); break;
-    case OpKind::Clip: need(1); clip_reference(n.as<ClipParams>(), in[0], out); break;
-    case OpKind::Requant: need(1); requant_reference(n.as<RequantParams>(), in[0], out, mode); break;
-    case OpKind::Pad: need(1); pad_reference(n.as<PadParams>(), in[0], out); break;
-    case OpKind::Concat: concat_reference(n.as<ConcatParams>(), in, out); break;
-    case OpKind::Reshape: need(1); reshape_reference(in[0], out); break;
-    case OpKind::Transpose: need(1); transpose_reference(n.as<TransposeParams>(), in[0], out); break;
-    case OpKind::Quantize: need(1); quantize_reference(n.as<QuantizeParams>(), in[0], out); break;
-    case OpKind::Dequantize: need(1); dequantize_reference(n.as<DequantizeParams>(), in[0], out); break;
-  }
+  std::visit(
+      [&](const auto& p) {
+        using P = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<P, ConvParams>) { need(2); conv_reference(p, as_4d(in[0]), as_4d(in[1]), as_4d(out), mode); }
+        else if constexpr (std::is_same_v<P, GemmParams>) { need(2); gemm_reference(p, in[0], in[1], out, mode); }
+        else if constexpr (std::is_same_v<P, AddParams>) { need(2); add_reference(p, in[0], in[1], out, mode); }
+        else if constexpr (std::is_same_v<P, MulParams>) { need(2); mul_reference(p, in[0], in[1], out, mode); }
+        else if constexpr (std::is_same_v<P, PoolParams>) { need(1); pool_reference(p, as_4d(in[0]), as_4d(out), mode); }
+        else if constexpr (std::is_same_v<P, ClipParams>) { need(1); clip_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, RequantParams>) { need(1); requant_reference(p, in[0], out, mode); }
+        else if constexpr (std::is_same_v<P, PadParams>) { need(1); pad_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, ConcatParams>) { concat_reference(p, in, out); }
+        else if constexpr (std::is_same_v<P, ReshapeParams>) { need(1); reshape_reference(in[0], out); }
+        else if constexpr (std::is_same_v<P, TransposeParams>) { need(1); transpose_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, QuantizeParams>) { need(1); quantize_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, DequantizeParams>) { need(1); dequantize_reference(p, in[0], out); }
+      },
+      params);
 }
+
+namespace {
 
 std::string node_label(const Node& n) { return "node '" + n.name + "' (" + op_name(n.kind()) + ")"; }
 
@@ -88,7 +97,7 @@ InterpreterResult interpret(const Graph& g, const std::vector<Tensor>& inputs, c
     if (g.tensors[i].is_const()) res.values[i] = *g.tensors[i].constant;
   for (size_t i = 0; i < inputs.size(); ++i) {
     check_id(g.inputs[i], "graph input " + std::to_string(i));
-    res.values[g.inputs[i]] = convert_input(g.tensor(g.inputs[i]), inputs[i], i);
+    res.values[g.inputs[i]] = convert_graph_input(g.tensor(g.inputs[i]), inputs[i], i);
   }
 
   // Last node reading each tensor, so that intermediates can be dropped without keep_all.
@@ -122,7 +131,7 @@ InterpreterResult interpret(const Graph& g, const std::vector<Tensor>& inputs, c
     const TensorDesc& od = g.tensor(oid);
     Tensor out(od.dtype, od.shape);
     try {
-      run_node(n, in, out.view(), opt.mode);
+      run_reference(n.params, in, out.view(), opt.mode);
     } catch (const std::exception& e) {
       throw std::runtime_error(who + ": " + e.what());
     }

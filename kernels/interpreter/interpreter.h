@@ -26,4 +26,14 @@ struct InterpreterResult {
 InterpreterResult interpret(const Graph& g, const std::vector<Tensor>& inputs,
                             const InterpreterOptions& opt = {});
 
+// Runs the reference kernel matching `params` on views (the one dispatch from params to
+// kernels, shared with the functional executor). Rank-3 views of 1-D convs and pools
+// ([N, C, L]) are presented to the kernels as [N, C, 1, L].
+void run_reference(const OpParams& params, const std::vector<View>& in, const View& out,
+                   ArithMode mode = ArithMode::Exact);
+
+// Checks a graph input's shape and converts it to the declared dtype; a fractional or
+// out-of-range value is an error naming the input (index, name) and the flat index.
+Tensor convert_graph_input(const TensorDesc& d, const Tensor& t, size_t index);
+
 }  // namespace edgesim
