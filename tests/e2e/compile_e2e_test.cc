@@ -266,6 +266,15 @@ TEST_CASE("CLI compile: MobileNetV1-128 on GAP8 with a 10000 B L1 names the laye
   CHECK(std::stoll(m[1].str()) > 10000);
   // One error line, nothing else on stderr-like output after it.
   CHECK(r.output.find("edgesim: error:") == r.output.rfind("edgesim: error:"));
+  // It also names the l1.size giving that budget, and that size is exactly the threshold.
+  std::smatch size;
+  REQUIRE(std::regex_search(r.output, size, std::regex("l1.size >= ([0-9]+) B on gap8")));
+  const long long l1 = std::stoll(size[1].str());
+  CHECK(l1 == std::stoll(m[1].str()) + (38836 - 10000));
+  CHECK(test::run_edgesim("compile -p " + gap8() + " --set l1.size=" + std::to_string(l1) + " '" + mnv1() + "'")
+            .status == 0);
+  CHECK(test::run_edgesim("compile -p " + gap8() + " --set l1.size=" + std::to_string(l1 - 1) + " '" + mnv1() +
+                          "'").status == 2);
 }
 
 TEST_CASE("CLI compile: MobileNetV1-128 on GAP8 with a 38000 B L1 compiles and checks and writes JSON",
