@@ -11,33 +11,13 @@
 #include <stdexcept>
 
 #include "compiler/alloc/planner.h"
+#include "compiler/tiler/policy.h"
 #include "compiler/schedule/build_internal.h"
 #include "platforms/loader/budgets.h"
 
 namespace edgesim {
 
 namespace {
-
-struct Budgets {
-  int64_t l1 = 0, l2 = 0;
-  std::string what;
-};
-
-Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy) {
-  Budgets b{spec.l1.size, spec.l2.size, "l1.size"};
-  if (policy.rfind("deeploy", 0) == 0 && spec.budgets.deeploy.present) {
-    const DeeployBudgets d = deeploy_budgets(spec);
-    return {d.l1, d.l2, "budgets.deeploy L1 budget"};
-  }
-  if (spec.budgets.dory.present) {
-    const DoryBudgets d = dory_budgets(spec);
-    if (policy == "dory-2021")   // DORY 2021: --l1_buffer_size 38,000 B as given (TILING.md §1.7)
-      return {std::min<int64_t>(38000, spec.l1.size - spec.budgets.dory.l1_reserved), d.l2,
-              "dory-2021 L1 budget"};
-    return {d.l1, d.l2, "budgets.dory L1 budget"};
-  }
-  return b;
-}
 
 int parse_buffering(const std::string& b, const PlatformSpec& spec) {
   if (b == "single") return 1;
@@ -124,7 +104,12 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   ctx.consts_in_l3 = consts_in_l3;
   ctx.buffering = parse_buffering(opt.buffering, spec);
   s.buffering = ctx.buffering == 2 ? "double" : "single";
-  const Budgets bud = policy_budgets(spec, s.policy);
+  // The policy's budgets (compiler/tiler/policy.h); tilings made outside a named policy (tests,
+  // hand-written tilings) are checked against the dory budgets.
+  const auto names = policy_names();
+  const bool known = std::find(names.begin(), names.end(), s.policy) != names.end();
+  const Budgets bud = policy_budgets(spec, known ? s.policy : "dory");
+  const std::string l1_what = (known ? s.policy : std::string("dory")) + " L1 budget";
   ctx.l1_budget = bud.l1;
   ctx.l2_budget = bud.l2;
   ctx.last_step = std::max<int>(0, static_cast<int>(g.nodes.size()) - 1);
@@ -149,7 +134,7 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
     if (it == ctx.tiling_of.end() || !sched::build_layer_step(ctx, node, *it->second))
       sched::build_whole_step(ctx, node);
   }
-  over = allocate(s, ctx, spec, bud.what);
+  over = allocate(s, ctx, spec, l1_what);
   return s;
 }
 

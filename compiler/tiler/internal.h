@@ -14,13 +14,6 @@
 
 namespace edgesim {
 
-// Usable budgets and buffering of one policy on one platform (docs/tiling.md "Budgets").
-struct Budgets {
-  int64_t l1 = 0, l2 = 0, l3 = 0;   // l3 = 0: the platform has no L3 (no L3->L2 tiling)
-  int db = 2;          // L1 (and L3->L2) buffering factor of the policy
-  int nc = 8;          // cores the kernels are parallelised over (im2col buffers)
-};
-
 Budgets dory_policy_budgets(const PlatformSpec& spec);
 // dory-2021: fixed 38,000 B L1 (capped at DORY's L1 descriptor size), db = 2, L2 reduced by the
 // next conv/FC layer's weights and κ/λ (at most half of the L2 budget).

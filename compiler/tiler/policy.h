@@ -29,6 +29,19 @@ class TilingPolicy {
   virtual LayerTiling tile(const LayerGeom& g, const TilingContext& ctx) const = 0;
 };
 
+// Usable memory budgets and buffering of a policy on a platform (docs/tiling.md "Budgets"):
+// the one place that knows them; the schedule builder and the CLI read them from here.
+struct Budgets {
+  int64_t l1 = 0, l2 = 0, l3 = 0;   // l3 = 0: the platform has no L3 (no L3->L2 tiling)
+  int db = 2;          // L1 (and L3->L2) buffering factor of the policy
+  int nc = 8;          // cores the kernels are parallelised over (im2col buffers)
+};
+
+// Network-independent budgets of `policy` (dory-2021's per-layer L2 deduction for the next
+// layer's prefetched weights is applied by the policy itself). Throws std::invalid_argument
+// for an unknown policy.
+Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy);
+
 std::vector<std::string> policy_names();
 // Throws std::invalid_argument naming the unknown policy and listing the known ones.
 std::unique_ptr<TilingPolicy> make_policy(const std::string& name);

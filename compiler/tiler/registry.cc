@@ -19,6 +19,14 @@ std::unique_ptr<TilingPolicy> make_policy(const std::string& name) {
                                           fmt::join(policy_names(), ", ")));
 }
 
+Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy) {
+  if (policy == "dory") return dory_policy_budgets(spec);
+  if (policy == "dory-2021") return dory2021_policy_budgets(spec, nullptr, -1);
+  if (policy == "deeploy") return deeploy_policy_budgets(spec);
+  make_policy(policy);   // throws the unknown-policy error
+  return {};
+}
+
 std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const std::string& policy) {
   const auto p = make_policy(policy);
   TilingContext ctx;

@@ -28,7 +28,6 @@
 #include "compiler/schedule/json.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
-#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/commands.h"
 
@@ -44,18 +43,9 @@ struct CompileArgs {
   uint64_t seed = 1;
 };
 
-// The L1 budget the occupancy column is relative to: the policy family's usable L1
-// (platforms/loader/budgets.h), or l1.size on platforms without that budgets section.
-// dory-2021 uses DORY's fixed 38,000 B, capped at the L1 descriptor size (TILING.md §1.7).
+// The L1 budget the occupancy column is relative to: the policy's usable L1.
 int64_t l1_budget(const PlatformSpec& spec, const std::string& policy) {
-  if (policy == "dory-2021")
-    return std::min<int64_t>(38000, spec.l1.size - (spec.budgets.dory.present ? spec.budgets.dory.l1_reserved : 0));
-  try {
-    if (policy.rfind("deeploy", 0) == 0) return deeploy_budgets(spec).l1;
-    return dory_budgets(spec).l1;
-  } catch (const PlatformError&) {
-    return spec.l1.size;
-  }
+  return policy_budgets(spec, policy).l1;
 }
 
 std::string op_label(const LayerGeom& g) {
