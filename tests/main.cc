@@ -1,4 +1,4 @@
-// Catch2 v2 entry point. libsystemc.so (linked by sim/ tests in later issues) defines main(),
-// so the test binary provides its own and, when SystemC is linked, an sc_main stub.
+// Catch2 v2 entry point. When the tests link SystemC (sim/), libsystemc.so also defines main()
+// and this file must then add an `extern "C" int sc_main(int, char**)` stub, as sim/cli/main.cc does.
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>

@@ -3,6 +3,8 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <utility>
+#include <vector>
 
 #include "sim/cli/commands.h"
 
@@ -28,21 +30,21 @@ int main(int argc, char** argv) {
   CLI::App app{"edgesim: cycle-approximate simulator with an integrated int8 deployment flow"};
   app.set_version_flag("--version", std::string("edgesim ") + EDGESIM_VERSION);
   app.require_subcommand(1);
-  Action describe, verify, compile;
-  register_describe(app, describe);
-  register_verify(app, verify);
-  register_compile(app, compile);
+  // Each registrar adds one subcommand and its action; remember which action belongs to it.
+  std::vector<std::pair<const CLI::App*, Action>> actions;
+  for (auto reg : {register_describe, register_verify, register_compile}) {
+    Action a;
+    reg(app, a);
+    actions.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(a));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
   Action chosen;
-  for (auto* sub : app.get_subcommands()) {
-    if (sub->get_name() == "describe") chosen = describe;
-    if (sub->get_name() == "verify") chosen = verify;
-    if (sub->get_name() == "compile") chosen = compile;
-  }
+  for (const auto& [sub, action] : actions)
+    if (sub->parsed()) chosen = action;
   try {
     return chosen ? chosen() : 2;
   } catch (const CliError& e) {
