@@ -176,15 +176,6 @@ void write_atomically(const std::string& path, const std::string& text) {
   }
 }
 
-// Translates a TilingError's minimal L1 budget into the memory size that gives it, when the
-// policy's budget follows l1.size (dory: l1.size minus reserved space and stacks), so the user
-// learns which `--set l1.size=` would work. Empty when no such size can be stated.
-std::string size_hint(const PlatformSpec& spec, const std::string& policy, const TilingError& e) {
-  if (e.level() != "L1" || e.min_budget() <= 0 || policy != "dory" || !spec.budgets.dory.present) return "";
-  const int64_t overhead = spec.l1.size - l1_budget(spec, policy);
-  return fmt::format(" (l1.size >= {} B on {})", e.min_budget() + overhead, spec.name);
-}
-
 int run_compile(const CompileArgs& a) {
   try {
     make_policy(a.policy);
@@ -202,7 +193,7 @@ int run_compile(const CompileArgs& a) {
   try {
     tilings = tile_graph(g, spec, a.policy);
   } catch (const TilingError& e) {
-    throw CliError(e.what() + size_hint(spec, a.policy, e), 2);
+    throw CliError(e.what() + tiling_size_hint(spec, a.policy, e), 2);
   }
   print_table(g, spec, tilings, a.policy);
   ScheduleOptions sopt;

@@ -41,18 +41,6 @@ Inputs (--inputs): input.txt (DORY, HWC), inputs.npz (array i -> input i), input
 Without --expected: prints each output's shape and checksum and exits 0.
 Exit status: 0 all tensors match, 1 a mismatch, 2 an error.)";
 
-// Without --inputs, an --expected directory may supply them (docs/verify.md).
-std::string inputs_next_to(const std::string& expected) {
-  std::error_code ec;
-  if (expected.empty() || !fs::is_directory(expected, ec)) return "";
-  const fs::path dir(expected);
-  if (fs::is_regular_file(dir / "input.txt")) return (dir / "input.txt").string();
-  if (fs::is_regular_file(dir / "inputs.npz")) return (dir / "inputs.npz").string();
-  if (fs::is_regular_file(dir / "input_0.pb")) return dir.string();
-  if (fs::is_regular_file(dir / "test_data_set_0" / "input_0.pb"))
-    return (dir / "test_data_set_0").string();
-  return "";
-}
 
 // --const-inputs: ONNX node tests deliver scales, zero points and weights as graph inputs;
 // bind input_<i>.pb for i >= 1 as constants so that the importer sees an integer op.

@@ -11,6 +11,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "compiler/tiler/tiling.h"
+#include "platforms/loader/spec.h"
+
 namespace edgesim::cli {
 
 class CliError : public std::runtime_error {
@@ -26,8 +29,14 @@ using Action = std::function<int()>;
 void register_describe(CLI::App& app, Action& action);
 void register_verify(CLI::App& app, Action& action);
 void register_compile(CLI::App& app, Action& action);
+void register_run(CLI::App& app, Action& action);
 
 // Default platform used when a command needs one and none is given.
 std::string default_platform_path();
+
+// " (l1.size >= N B on gap8)" for an L1 tiling failure under dory, else "" (cli_shared.cc).
+std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy, const TilingError& e);
+// The inputs file an --expected directory holds (input.txt, inputs.npz, input_0.pb), or "".
+std::string inputs_next_to(const std::string& expected);
 
 }  // namespace edgesim::cli

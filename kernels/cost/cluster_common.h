@@ -1,0 +1,74 @@
+// Shared pieces of the cluster kernel cost models (TIMING_MODELS.md §2): the static work split
+// of PULP-NN kernels over the cluster's cores, the check that the platform has cost constants,
+// and the assembly of a KernelCost from the per-core work of one kernel call.
+//
+// Split rule (TIMING_MODELS "Notation"): chunk(n) = ⌈n/NC⌉ and core c gets
+// max(0, min(chunk, n − c·chunk)) items, so trailing cores may be idle (Hout = 10 on 8 cores:
+// 5 cores with 2 rows, 3 idle). A KernelCost covers `calls` identical kernel calls (batch images,
+// conv groups, Gemm batch matrices); each call ends with the cluster barrier t_bar, which is the
+// only fixed per-call overhead (the team fork t_fork is charged by the schedule, §8).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/core/cost.h"
+#include "platforms/loader/spec.h"
+
+namespace edgesim::cluster_cost {
+
+// Throws unless the cluster carries cost constants and at least one core.
+inline void require_cost(const ClusterSpec& cl) {
+  if (!cl.cost.present)
+    throw std::invalid_argument("cluster cost model: platform has no cluster.cost section");
+  if (cl.n_cores < 1)
+    throw std::invalid_argument("cluster cost model: cluster.n_cores must be >= 1, got " +
+                                std::to_string(cl.n_cores));
+}
+
+inline int64_t ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+
+// Items of `n` (split in chunks of ⌈n/parts⌉) that part `c` receives.
+inline int64_t share(int64_t n, int64_t parts, int64_t c) {
+  if (n <= 0 || parts <= 0) return 0;
+  const int64_t chunk = ceil_div(n, parts);
+  return std::max<int64_t>(0, std::min(chunk, n - c * chunk));
+}
+
+// Cost of a call that has nothing to compute: the cores still meet at the barrier.
+inline KernelCost empty_cost(const ClusterSpec& cl, std::string kernel) {
+  KernelCost k;
+  k.cycles = k.overhead = cl.cost.t_bar;
+  k.core_cycles.assign(static_cast<size_t>(std::max<int64_t>(cl.n_cores, 0)), 0);
+  k.kernel = std::move(kernel);
+  return k;
+}
+
+// `calls` identical calls, each costing max over cores of `per_core` plus one barrier.
+inline KernelCost make_cost(const ClusterSpec& cl, std::string kernel,
+                            const std::vector<int64_t>& per_core, int64_t calls = 1) {
+  KernelCost k;
+  k.kernel = std::move(kernel);
+  if (calls <= 0) return empty_cost(cl, k.kernel);
+  int64_t worst = 0;
+  k.core_cycles.reserve(per_core.size());
+  for (int64_t t : per_core) {
+    k.core_cycles.push_back(t * calls);
+    worst = std::max(worst, t);
+  }
+  k.overhead = calls * cl.cost.t_bar;
+  k.cycles = calls * worst + k.overhead;
+  return k;
+}
+
+// Product of a shape's extents (1 for rank 0); negative extents count as 0.
+inline int64_t elements(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= std::max<int64_t>(d, 0);
+  return n;
+}
+
+}  // namespace edgesim::cluster_cost

@@ -1,0 +1,147 @@
+// `edgesim run`: the whole flow of ARCHITECTURE.md on one network — import, tile under a policy,
+// build and allocate the schedule, execute it on the SystemC model of the platform, check the
+// simulated outputs bit-exactly against the untiled interpreter (and golden files with
+// --expected), and report cycles per layer.
+// Exit status: 0 verified (or --timing-only), 1 a verification mismatch, 2 an error.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compiler/frontend/import.h"
+#include "compiler/golden/golden.h"
+#include "compiler/schedule/build.h"
+#include "compiler/schedule/functional.h"
+#include "compiler/tiler/policy.h"
+#include "kernels/interpreter/interpreter.h"
+#include "platforms/loader/loader.h"
+#include "sim/cli/commands.h"
+#include "sim/exec/executor.h"
+#include "sim/exec/verify.h"
+#include "sim/report/report.h"
+
+namespace edgesim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunArgs {
+  std::string model, platform, policy = "dory", buffering = "auto", inputs, expected, layout = "hwc";
+  std::string json, trace, report;
+  std::vector<std::string> overrides;
+  bool timing_only = false;
+  uint64_t seed = 1;
+};
+
+std::vector<Tensor> choose_inputs(Graph& g, const RunArgs& a, std::string& label) {
+  const std::string path = a.inputs.empty() ? inputs_next_to(a.expected) : a.inputs;
+  if (path.empty()) {
+    label = fmt::format("random, seed {}", a.seed);
+    return random_inputs(g, a.seed);
+  }
+  label = path;
+  return load_inputs(g, path);
+}
+
+int run_run(const RunArgs& a) {
+  try {
+    make_policy(a.policy);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(std::string("--policy: ") + e.what());
+  }
+  std::error_code ec;
+  if (!a.inputs.empty() && !fs::exists(a.inputs, ec)) throw CliError("--inputs " + a.inputs + ": no such file or directory");
+  if (!a.expected.empty() && !fs::exists(a.expected, ec))
+    throw CliError("--expected " + a.expected + ": no such file or directory");
+  if (a.timing_only && !a.expected.empty()) throw CliError("--expected needs data: drop --timing-only");
+
+  const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
+  const PlatformSpec spec = load_platform(platform, a.overrides);
+  Graph g = import_onnx(a.model);
+  std::string input_label = "none (timing only)";
+  std::vector<Tensor> in;
+  if (!a.timing_only) in = choose_inputs(g, a, input_label);
+
+  std::vector<LayerTiling> tilings;
+  try {
+    tilings = tile_graph(g, spec, a.policy);
+  } catch (const TilingError& e) {
+    throw CliError(e.what() + tiling_size_hint(spec, a.policy, e), 2);
+  }
+  ScheduleOptions sopt;
+  sopt.buffering = a.buffering;
+  Schedule s = build_schedule(g, spec, tilings, sopt);
+  check_allocation(s);
+  s.network = fs::path(a.model).stem().string() == "model" ? fs::path(a.model).parent_path().filename().string()
+                                                           : fs::path(a.model).stem().string();
+
+  SimOptions opt;
+  opt.data = !a.timing_only;
+  opt.trace = !a.trace.empty() || !a.report.empty();
+  SimOutcome out = simulate(g, s, spec, in, opt);
+  RunResult& r = out.result;
+  std::vector<CheckResult> golden;
+  if (opt.data) {
+    InterpreterOptions iopt;
+    iopt.keep_all = true;
+    const VerifyOutcome v = verify_against_interpreter(g, *out.values, interpret(g, in, iopt));
+    r.verified = v.ok;
+    r.verify_message = v.message;
+    if (!a.expected.empty()) {
+      VerifyOptions vopt;
+      vopt.layout = a.layout == "chw" ? GoldenLayout::CHW : GoldenLayout::HWC;
+      golden = check_expected(g, as_interpreter_result(g, *out.values), a.expected, vopt);
+      int64_t ok = 0;
+      for (const CheckResult& c : golden) ok += c.ok();
+      r.verified = r.verified && ok == static_cast<int64_t>(golden.size());
+      r.verify_message += fmt::format("; golden {}: {}/{} tensors bit-exact", a.expected, ok, golden.size());
+    }
+  } else {
+    r.verify_message = "skipped (timing only)";
+  }
+
+  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers), inputs {}\n", a.model,
+                           g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), input_label);
+  print_run_table(std::cout, r);
+  for (const CheckResult& c : golden)
+    if (!c.ok()) std::cout << format_check(c) << "\n";
+  if (!a.json.empty()) write_run_json(a.json, r);
+  if (!a.trace.empty()) write_run_trace(a.trace, r);
+  if (!a.report.empty()) write_run_html(a.report, r);
+  for (const auto& [flag, path] : {std::pair{"json", a.json}, {"trace", a.trace}, {"report", a.report}})
+    if (!path.empty()) std::cout << fmt::format("{} written to {}\n", flag, path);
+  return !opt.data || r.verified ? 0 : 1;
+}
+
+}  // namespace
+
+void register_run(CLI::App& app, Action& action) {
+  auto* sub = app.add_subcommand("run", "Compile a network, simulate it on a platform, verify it, report cycles");
+  auto args = std::make_shared<RunArgs>();
+  sub->add_option("model", args->model, "ONNX network")->required();
+  sub->add_option("-p,--platform", args->platform, "platform YAML (default: platforms/siracusa.yaml)");
+  sub->add_option("--policy", args->policy, "tiling policy: " + [] {
+    std::string s;
+    for (const auto& n : policy_names()) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  }())->capture_default_str();
+  sub->add_option("--set", args->overrides, "override a platform key, e.g. --set l1.size=128KiB (repeatable)");
+  sub->add_option("--buffering", args->buffering, "L1 buffering: auto (the platform's DORY db), single, double")
+      ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
+  sub->add_option("--inputs", args->inputs, "input data (formats of `verify`); default: seeded random");
+  sub->add_option("--expected", args->expected, "golden outputs to compare the simulated tensors with");
+  sub->add_option("--layout", args->layout, "element order of DORY per-layer golden files")
+      ->check(CLI::IsMember({"hwc", "chw"}))->capture_default_str();
+  sub->add_option("--seed", args->seed, "seed of the random inputs")->capture_default_str();
+  sub->add_flag("--timing-only", args->timing_only, "simulate timing without moving data (no verification)");
+  sub->add_option("--json", args->json, "write the per-layer report as JSON");
+  sub->add_option("--trace", args->trace, "write Chrome / Perfetto trace events (JSON)");
+  sub->add_option("--report", args->report, "write a self-contained HTML report");
+  sub->footer("Exit status: 0 verified (or --timing-only), 1 verification mismatch, 2 an error.");
+  action = [args] { return run_run(*args); };
+}
+
+}  // namespace edgesim::cli

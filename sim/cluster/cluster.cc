@@ -1,0 +1,67 @@
+// Cluster (cluster.h).
+#include "sim/cluster/cluster.h"
+
+#include <algorithm>
+
+#include "kernels/cost/cluster_cost.h"
+
+namespace edgesim {
+
+ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p) {
+  ClusterConventions c;
+  if (policy.rfind("deeploy", 0) == 0) {
+    c.fork_per_tile = true;
+    c.extra_barriers = 0;
+    c.single_core_issue = true;
+  } else {
+    c.single_core_issue = p.budgets.dory.present && p.budgets.dory.single_core_dma;
+  }
+  return c;
+}
+
+Cluster::Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p,
+                 const ClusterConventions& conv)
+    : Engine(name, listener), p_(p), conv_(conv), dma_(dma_timing(p)),
+      n_cores_(static_cast<int>(std::max<int64_t>(1, p.cluster.n_cores))) {
+  track_ = "cluster";
+  if (conv_.single_core_issue) dma_.single_core_dma = true;
+}
+
+size_t Cluster::pick() const {
+  size_t best = 0;
+  auto key = [](const Job* j) { return std::pair{j->kind != Job::Kind::Issue, j->id}; };
+  for (size_t k = 1; k < pending_.size(); ++k)
+    if (key(pending_[k]) < key(pending_[best])) best = k;
+  return best;
+}
+
+void Cluster::cost_kernel(Job& j, const Command& c, bool first_of_step, bool tiled, bool waited_dma) const {
+  std::vector<Shape> in, out;
+  for (const BufView& v : c.inputs) in.push_back(v.shape);
+  for (const BufView& v : c.outputs) out.push_back(v.shape);
+  const KernelCost k = cluster_kernel_cost(c.params, in, out, p_.cluster);
+  const ClusterCostSpec& cc = p_.cluster.cost;
+  int64_t lead = waited_dma ? dma_.wake_cycles : 0;
+  if (conv_.fork_per_tile || first_of_step) lead += cc.t_fork;
+  const int64_t barriers = tiled ? conv_.extra_barriers * cc.t_bar : 0;
+  j.kind = Job::Kind::Kernel;
+  j.lead = lead;
+  j.work = std::max<int64_t>(0, k.cycles - k.overhead);
+  j.duration = lead + k.cycles + barriers;
+  j.core_cycles = k.core_cycles;
+  j.kernel = k.kernel;
+}
+
+void Cluster::cost_issue(Job& j, const Command& c, bool depthwise_gather) const {
+  const CopyCost cost = dory_copy_cost(dma_, c.count.data(), 0, true, depthwise_gather);
+  j.kind = Job::Kind::Issue;
+  j.lead = 0;
+  j.work = 0;
+  j.duration = cost.issue;
+  j.core_cycles.assign(static_cast<size_t>(n_cores_), 0);
+  for (const MchanCommand& m : dory_commands(dma_, c.count.data(), depthwise_gather))
+    j.core_cycles[static_cast<size_t>(std::clamp(m.core, 0, n_cores_ - 1))] += mchan_issue_cycles(dma_, m.two_d);
+  j.kernel = "dma issue";
+}
+
+}  // namespace edgesim

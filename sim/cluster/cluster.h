@@ -1,0 +1,58 @@
+// Cluster: the PULP cluster's N cores acting as one team (impl `pulp_cluster`).
+// Timing: runs one job at a time, chosen among the ready ones: DMA issue jobs first (the
+// deployment loop programs the next transfers before it forks the kernel, TIMING_MODELS.md
+// §8.2), then the lowest command id (program order). A kernel job lasts
+//   [wake]  + [fork] + [extra barriers] + kernel cost (kernels/*/cost_cluster, incl. its barrier)
+//   wake    = cluster.dma.wake_cycles when the kernel waited on a DMA transfer (§3.1)
+//   fork    = cluster.cost.t_fork: once per layer for DORY schedules (the layer runs inside one
+//             team fork, §8.5), once per tile for Deeploy's (the tiling loop forks each kernel,
+//             §3.5); whole-tensor steps fork once
+//   barriers= 3 · t_bar per tile for DORY's pipelined loop (4 barriers per iteration, the kernel
+//             model holds one, §8.2)
+// A DMA issue job lasts the core-side programming cost of the copy's MCHAN commands as DORY
+// issues them (kernels/dma/cost.h dory_copy_cost; per-row commands spread over the cores);
+// Deeploy's single-core loop issues everything from core 0.
+// Parameters: cluster.n_cores, cluster.cost.*, cluster.dma.* (issue, wake), budgets.dory.*.
+// Not modelled: instruction cache misses, stalls of cores on L2 accesses in whole-tensor steps
+// (they run the generic element-wise model), overlap of DMA programming with the kernel.
+#pragma once
+#include <string>
+
+#include "compiler/schedule/schedule.h"
+#include "kernels/dma/cost.h"
+#include "platforms/loader/spec.h"
+#include "sim/core/engine.h"
+
+namespace edgesim {
+
+struct ClusterConventions {
+  bool fork_per_tile = false;     // Deeploy: one team fork per kernel call
+  int64_t extra_barriers = 3;     // per tiled kernel (DORY 3, Deeploy 0)
+  bool single_core_issue = false; // Deeploy's tiling loop / GAP9's single_core_dma
+};
+ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p);
+
+class Cluster : public Engine {
+ public:
+  Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p,
+          const ClusterConventions& conv);
+  int n_cores() const { return n_cores_; }
+
+  // Fills a kernel job's duration, work, lead and per-core cycles for Compute command c.
+  // first_of_step: the step's first kernel (pays the fork under DORY); tiled: part of a tiled
+  // step (pays the pipeline barriers); waited_dma: c depends on a DMA transfer (pays the wake).
+  void cost_kernel(Job& j, const Command& c, bool first_of_step, bool tiled, bool waited_dma) const;
+  // Fills an issue job for a cluster_dma copy (depthwise_gather: HWC -> CHW per-channel gather).
+  void cost_issue(Job& j, const Command& c, bool depthwise_gather) const;
+
+ protected:
+  size_t pick() const override;
+
+ private:
+  const PlatformSpec& p_;
+  ClusterConventions conv_;
+  DmaTiming dma_;
+  int n_cores_;
+};
+
+}  // namespace edgesim

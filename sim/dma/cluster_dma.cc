@@ -1,0 +1,40 @@
+// ClusterDma (cluster_dma.h).
+#include "sim/dma/cluster_dma.h"
+
+#include <cmath>
+
+namespace edgesim {
+
+ClusterDma::ClusterDma(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p)
+    : sc_core::sc_module(name),
+      l1("l1"),
+      l2("l2"),
+      in("in", listener, "dma in"),
+      out("out", listener, "dma out"),
+      t_(dma_timing(p)),
+      simple_(p.cluster.dma.impl == "simple_dma"),
+      simple_bpc_(p.cluster.dma.bytes_per_cycle > 0 ? p.cluster.dma.bytes_per_cycle : 1.0) {}
+
+void ClusterDma::cost_transfer(Job& j, const Command& c, const DmaAddresses& a, bool depthwise_gather) const {
+  j.kind = Job::Kind::Transfer;
+  j.work = 0;
+  j.lead = 0;
+  if (simple_) {
+    j.duration = t_.setup + static_cast<int64_t>(std::ceil(static_cast<double>(c.bytes()) / simple_bpc_));
+    return;
+  }
+  const bool to_l1 = a.src_level != Level::L1;
+  const int64_t tcdm = to_l1 ? a.dst : a.src;
+  j.duration = dory_copy_cost(t_, c.count.data(), tcdm, to_l1, depthwise_gather).transfer;
+}
+
+void ClusterDma::move(const Command& c, const DmaAddresses& a, const std::string& who) {
+  auto side = [&](Level l) -> tlm::tlm_fw_transport_if<>& {
+    if (l == Level::L1) return *l1.operator->();
+    if (l == Level::L2) return *l2.operator->();
+    throw std::runtime_error(who + ": the cluster DMA reaches only L1 and L2, not " + level_name(l));
+  };
+  move_rows(c, a, side(a.src_level), side(a.dst_level), true, -1, who);
+}
+
+}  // namespace edgesim

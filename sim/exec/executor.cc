@@ -1,0 +1,303 @@
+// simulate() (executor.h): the replay loop. The Executor module is every engine's JobListener:
+// it turns ready commands into jobs, moves data when jobs start, releases dependents when they
+// end, reads placements back when a step completes, and accumulates the per-step statistics.
+#include "sim/exec/executor.h"
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <systemc>
+
+#include "compiler/schedule/machine.h"
+#include "sim/core/context.h"
+#include "sim/exec/layer_label.h"
+#include "sim/soc/soc.h"
+#include "sim/stats/memory_use.h"
+
+namespace edgesim {
+
+namespace {
+
+struct Cmd {
+  const Command* c = nullptr;
+  int step = -1;
+  std::vector<int> dependents;
+  int pending = 0;
+  bool after_dma = false;       // depends on a DMA transfer (a kernel then pays the wake-up)
+  bool first_kernel = false;    // first Compute of its step
+  bool gather = false;          // depthwise input load (HWC -> CHW gather timing)
+  DmaAddresses addr;
+  Job issue, main;
+  bool done = false;
+};
+
+class Executor : public sc_core::sc_module, public JobListener {
+ public:
+  Executor(const sc_core::sc_module_name& n, const Graph& g, const Schedule& s, ScheduleMachine& m,
+           const SimOptions& opt, RunResult& r)
+      : sc_core::sc_module(n), g_(g), s_(s), m_(m), opt_(opt), r_(r) {
+    SC_HAS_PROCESS(Executor);
+    SC_THREAD(start);
+    index_commands();
+  }
+  void attach(Soc* soc) { soc_ = soc; }
+  const std::string& error() const { return error_; }
+  size_t completed() const { return completed_; }
+  size_t total() const { return cmds_.size(); }
+  std::string first_stalled() const;
+
+  void job_started(Job& j) override { guard([&] { started(j); }); }
+  void job_finished(Job& j) override { guard([&] { finished(j); }); }
+
+ private:
+  template <class F>
+  void guard(F&& f) {
+    if (!error_.empty()) return;
+    try {
+      f();
+    } catch (const std::exception& e) {
+      error_ = e.what();
+      sc_core::sc_stop();
+    }
+  }
+  std::string who(const Cmd& k) const {
+    const Step& st = s_.steps[static_cast<size_t>(k.step)];
+    return fmt::format("step {} '{}' command {} ({})", k.step, st.name, k.c->id, k.c->note);
+  }
+  void index_commands();
+  void start();
+  void ready(int k);
+  void started(Job& j);
+  void finished(Job& j);
+  void complete(int k);
+  void record(const Job& j, const Cmd& k, bool on_cluster);
+
+  const Graph& g_;
+  const Schedule& s_;
+  ScheduleMachine& m_;
+  SimOptions opt_;
+  RunResult& r_;
+  Soc* soc_ = nullptr;
+  std::vector<Cmd> cmds_;
+  std::vector<int> step_left_;      // commands not yet complete, per step
+  size_t next_end_ = 0;             // first step not yet ended
+  int64_t step_start_ = 0;
+  size_t completed_ = 0;
+  std::string error_;
+};
+
+void Executor::index_commands() {
+  std::unordered_map<int, int> by_id;
+  std::vector<int> gather_buffers;
+  step_left_.assign(s_.steps.size(), 0);
+  r_.layers.resize(s_.steps.size());
+  for (size_t si = 0; si < s_.steps.size(); ++si) {
+    const Step& st = s_.steps[si];
+    const Node& node = g_.nodes.at(static_cast<size_t>(st.node));
+    LayerStats& L = r_.layers[si];
+    L.step = static_cast<int>(si);
+    L.name = st.name;
+    L.op = layer_label(g_, node);
+    L.engine = "cluster";
+    // Buffers read as input 0 by the kernels of a depthwise layer: their loads are gathers.
+    gather_buffers.clear();
+    const bool dw = node.kind() == OpKind::Conv &&
+                    node.as<ConvParams>().depthwise(g_.tensor(node.inputs[0]).shape.at(1),
+                                                    g_.tensor(node.outputs[0]).shape.at(1));
+    bool first = true;
+    for (const Command& c : st.commands) {
+      if (c.kind == Command::Kind::Compute) {
+        if (dw && !c.inputs.empty()) gather_buffers.push_back(c.inputs[0].buffer);
+        if (c.engine != "cluster")
+          throw SimError(fmt::format("step {} '{}' command {}: engine '{}' is not simulated", si, st.name, c.id,
+                                     c.engine));
+        L.macs += c.macs;
+        ++L.tiles;
+      }
+    }
+    for (const Command& c : st.commands) {
+      Cmd k;
+      k.c = &c;
+      k.step = static_cast<int>(si);
+      if (c.kind == Command::Kind::Compute) {
+        k.first_kernel = first;
+        first = false;
+      } else {
+        if (c.engine != "cluster_dma" && c.engine != "l3_dma")
+          throw SimError(fmt::format("step {} '{}' command {}: DMA engine '{}' is not simulated", si, st.name, c.id,
+                                     c.engine));
+        k.addr = m_.dma_addresses(c, who(k));
+        k.gather = c.engine == "cluster_dma" && k.addr.dst_level == Level::L1 &&
+                   std::find(gather_buffers.begin(), gather_buffers.end(), c.dst.buffer) != gather_buffers.end();
+      }
+      by_id[c.id] = static_cast<int>(cmds_.size());
+      cmds_.push_back(std::move(k));
+      ++step_left_[si];
+    }
+  }
+  for (size_t i = 0; i < cmds_.size(); ++i) {
+    Cmd& k = cmds_[i];
+    for (int d : k.c->deps) {
+      const auto it = by_id.find(d);
+      if (it == by_id.end() || it->second >= static_cast<int>(i))
+        throw std::runtime_error(fmt::format("{}: dependency on unknown or later command {}", who(k), d));
+      cmds_[static_cast<size_t>(it->second)].dependents.push_back(static_cast<int>(i));
+      ++k.pending;
+      if (cmds_[static_cast<size_t>(it->second)].c->kind == Command::Kind::Dma) k.after_dma = true;
+    }
+  }
+}
+
+void Executor::start() {
+  guard([&] {
+    // Steps without commands end at once, in order.
+    complete(-1);
+    for (size_t i = 0; i < cmds_.size(); ++i)
+      if (cmds_[i].pending == 0) ready(static_cast<int>(i));
+  });
+}
+
+void Executor::ready(int ki) {
+  Cmd& k = cmds_[static_cast<size_t>(ki)];
+  const Command& c = *k.c;
+  const Step& st = s_.steps[static_cast<size_t>(k.step)];
+  k.main.cmd = k.issue.cmd = ki;
+  k.main.step = k.issue.step = k.step;
+  k.main.id = k.issue.id = c.id;
+  if (c.kind == Command::Kind::Compute) {
+    soc_->cluster->cost_kernel(k.main, c, k.first_kernel, st.tiled, k.after_dma);
+    soc_->cluster->submit(&k.main);
+  } else if (c.engine == "cluster_dma") {
+    soc_->cluster->cost_issue(k.issue, c, k.gather);
+    soc_->cluster->submit(&k.issue);
+  } else {
+    if (!soc_->udma) throw SimError(who(k) + ": an L3 copy on a platform without L3");
+    k.main.kind = Job::Kind::Transfer;
+    soc_->udma->channel.submit(&k.main);
+  }
+}
+
+void Executor::started(Job& j) {
+  Cmd& k = cmds_[static_cast<size_t>(j.cmd)];
+  if (&j == &k.issue) return;
+  const Command& c = *k.c;
+  if (c.kind == Command::Kind::Compute) {
+    if (opt_.data) m_.run_compute(c, who(k));
+  } else if (c.engine == "cluster_dma") {
+    if (opt_.data) soc_->dma->move(c, k.addr, who(k));
+  } else {
+    soc_->udma->start(j, c, k.addr, opt_.data, who(k));
+  }
+}
+
+void Executor::finished(Job& j) {
+  Cmd& k = cmds_[static_cast<size_t>(j.cmd)];
+  const bool on_cluster = j.kind != Job::Kind::Transfer;
+  record(j, k, on_cluster);
+  if (&j == &k.issue) {
+    soc_->dma->cost_transfer(k.main, *k.c, k.addr, k.gather);
+    k.main.kind = Job::Kind::Transfer;
+    soc_->dma->channel(k.addr).submit(&k.main);
+    return;
+  }
+  k.done = true;
+  ++completed_;
+  for (int d : k.dependents)
+    if (--cmds_[static_cast<size_t>(d)].pending == 0) ready(d);
+  complete(j.cmd);
+}
+
+// Statistics and trace of a finished job.
+void Executor::record(const Job& j, const Cmd& k, bool on_cluster) {
+  LayerStats& L = r_.layers[static_cast<size_t>(k.step)];
+  if (on_cluster) {
+    L.compute_cycles += j.work;
+    L.overhead_cycles += j.duration - j.work;
+  } else if (k.c->kind == Command::Kind::Dma) {
+    if (k.c->engine == "l3_dma") L.l3_bytes += k.c->bytes();
+    else if (k.addr.src_level == Level::L1) L.dma_bytes_out += k.c->bytes();
+    else L.dma_bytes_in += k.c->bytes();
+  }
+  if (!opt_.trace || j.duration == 0) return;
+  const std::string name = j.kind == Job::Kind::Issue ? "issue " + k.c->note : k.c->note;
+  std::string track = "cluster";
+  if (j.kind == Job::Kind::Transfer)
+    track = k.c->engine == "l3_dma" ? soc_->udma->channel.track() : soc_->dma->channel(k.addr).track();
+  r_.trace.push_back(TraceSlice{track, name, k.step, j.start, j.duration});
+  if (j.kind == Job::Kind::Transfer) return;
+  const int64_t begin = j.start + j.lead;
+  for (size_t c = 0; c < j.core_cycles.size(); ++c)
+    if (j.core_cycles[c] > 0)
+      r_.trace.push_back(TraceSlice{fmt::format("core {}", c), j.kind == Job::Kind::Issue ? name : j.kernel, k.step,
+                                    j.kind == Job::Kind::Issue ? j.start : begin, j.core_cycles[c]});
+}
+
+// After command ki completed (or at start with -1): end every step whose commands are all done,
+// in order, reading back the placements that die there.
+void Executor::complete(int ki) {
+  if (ki >= 0) --step_left_[static_cast<size_t>(cmds_[static_cast<size_t>(ki)].step)];
+  const int64_t now = now_cycles();
+  while (next_end_ < step_left_.size() && step_left_[next_end_] == 0) {
+    LayerStats& L = r_.layers[next_end_];
+    L.start = step_start_;
+    L.end = std::max(now, step_start_);
+    L.cycles = L.end - L.start;
+    L.dma_wait_cycles = std::max<int64_t>(0, L.cycles - L.compute_cycles - L.overhead_cycles);
+    step_start_ = L.end;
+    if (opt_.data) m_.end_step(static_cast<int>(next_end_));
+    ++next_end_;
+  }
+}
+
+std::string Executor::first_stalled() const {
+  for (const Cmd& k : cmds_)
+    if (!k.done) return fmt::format("{} (waiting for {} of its dependencies)", who(k), k.pending);
+  return "none";
+}
+
+}  // namespace
+
+SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, const std::vector<Tensor>& inputs,
+                    const SimOptions& opt) {
+  SimOutcome out;
+  RunResult& r = out.result;
+  r.network = s.network;
+  r.platform = p.name;
+  r.policy = s.policy;
+  r.buffering = s.buffering;
+  r.fidelity = p.fidelity.mode;
+  r.freq_hz = p.cluster.freq_hz;
+  r.n_cores = static_cast<int>(p.cluster.n_cores);
+  r.data = opt.data;
+
+  ScheduleMachine machine(g, s);
+  if (opt.data) machine.load(inputs);
+  std::array<std::vector<std::byte>*, 4> levels{};
+  for (Level l : {Level::L3, Level::L2, Level::L1, Level::WMEM}) {
+    auto& v = machine.level(l);
+    if (v.empty()) v.resize(1);   // a memory needs at least one byte of storage
+    levels[static_cast<size_t>(l)] = &v;
+  }
+  {
+    SimContext ctx;
+    Executor ex("executor", g, s, machine, opt, r);
+    Soc soc = build_soc(p, levels, ex, conventions_for(s.policy, p));
+    ex.attach(&soc);
+    ctx.run();
+    if (!ex.error().empty()) throw std::runtime_error(ex.error());
+    if (ex.completed() != ex.total())
+      throw std::runtime_error(fmt::format("simulation stalled after {} of {} commands; first not run: {}",
+                                           ex.completed(), ex.total(), ex.first_stalled()));
+  }
+  for (const LayerStats& L : r.layers) {
+    r.total_cycles = std::max(r.total_cycles, L.end);
+    r.total_macs += L.macs;
+  }
+  r.memory = memory_use(s, p);
+  if (opt.data) out.values = machine.finish();
+  return out;
+}
+
+}  // namespace edgesim

@@ -1,0 +1,12 @@
+// Short operator label of a graph node for reports: "conv 3x3", "conv 3x3 /2", "dwconv 3x3",
+// "conv 1x1", "gemm", "maxpool 2x2", "sumpool 4x4", "add", "reshape", ...
+#pragma once
+#include <string>
+
+#include "compiler/ir/graph.h"
+
+namespace edgesim {
+
+std::string layer_label(const Graph& g, const Node& n);
+
+}  // namespace edgesim

@@ -1,0 +1,50 @@
+// Formatting shared by the report writers (terminal table and HTML page), so both print the
+// same figures the same way: grouped integers, percentages of a layer, MAC/cycle, run time at
+// the cluster clock, shortened layer names and the verification status line. Internal to
+// sim/report; nothing here computes timing.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/stats/run_result.h"
+
+namespace edgesim::report {
+
+// 1234567 -> "1,234,567" (deterministic, locale-independent).
+std::string group_digits(int64_t v);
+
+// part / whole as "12.3%"; "-" when whole == 0.
+std::string percent(int64_t part, int64_t whole);
+
+// macs / cycles with 2 decimals; "-" when macs == 0 or cycles == 0.
+std::string mac_per_cycle(int64_t macs, int64_t cycles);
+
+// Cycles at freq_hz as a time with 3 significant digits: "4.21 ms", "913 us", "1.20 s";
+// "" when freq_hz <= 0.
+std::string duration(int64_t cycles, int64_t freq_hz);
+
+// "175 MHz", "37.5 MHz"; "? MHz" when freq_hz <= 0.
+std::string frequency(int64_t freq_hz);
+
+// "4.21 ms @ 175 MHz", or "(no clock frequency)" when freq_hz <= 0.
+std::string time_at_clock(int64_t cycles, int64_t freq_hz);
+
+// Names longer than max_chars keep their head and their (more distinctive) tail around "...".
+std::string shorten(const std::string& name, size_t max_chars);
+
+// Verification status without the "verification: " prefix: "bit-exact (3 outputs)",
+// "FAILED: <first mismatch>" or "skipped (timing only)".
+std::string verification(const RunResult& r);
+
+// Which of the three the run is in (for the HTML badge colour).
+enum class Verdict { Passed, Failed, Skipped };
+Verdict verdict(const RunResult& r);
+
+// Sums over the layers (the TOTAL row).
+struct Totals {
+  int64_t macs = 0, cycles = 0, compute = 0, overhead = 0, dma_wait = 0;
+  int64_t tiles = 0, dma_in = 0, dma_out = 0, l3 = 0;
+};
+Totals layer_totals(const RunResult& r);
+
+}  // namespace edgesim::report

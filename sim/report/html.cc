@@ -1,0 +1,168 @@
+// run_to_html: one self-contained page per run (inline CSS and inline SVG, no scripts, no
+// external resources), readable offline and attachable to an issue. Sections: title and run
+// parameters; summary cards (total cycles, time at the cluster clock, MAC/cycle, MACs, DMA
+// bytes, verification badge) with the run's overall compute / overhead / DMA-wait share; the
+// per-layer stacked bar chart; one occupancy chart per memory level; the per-layer table. Every
+// piece of text from the RunResult is escaped. Charts are in layer_chart.cc / memory_chart.cc.
+#include <algorithm>
+#include <string>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "sim/report/format.h"
+#include "sim/report/report.h"
+#include "sim/report/svg.h"
+#include "sim/report/write_file.h"
+
+namespace edgesim {
+
+namespace {
+
+using report::escape;
+using report::group_digits;
+using report::percent;
+
+const char* const kCss = R"(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1f2328;
+ margin:0;background:#fff}
+main{max-width:1260px;margin:0 auto;padding:24px 20px 48px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 8px;border-bottom:1px solid #d8dee4;padding-bottom:4px}
+h3{font-size:14px;margin:0 0 2px}
+.meta,.muted{color:#636c76;fill:#636c76}
+.cards{display:flex;flex-wrap:wrap;gap:10px;margin:16px 0 10px}
+.card{border:1px solid #d8dee4;border-radius:6px;padding:8px 14px;min-width:120px}
+.card .k{font-size:12px;color:#636c76}.card .v{font-size:19px;font-weight:600;font-variant-numeric:tabular-nums}
+.badge{display:inline-block;border-radius:12px;padding:1px 10px;font-size:14px;font-weight:600;color:#fff}
+.ok{background:#1f883d}.fail{background:#cf222e}.skip{background:#6e7781}
+.split{display:flex;height:14px;border-radius:3px;overflow:hidden;max-width:1000px;margin:6px 0 4px}
+.key{display:inline-block;width:11px;height:11px;border-radius:2px;margin:0 5px 0 12px;vertical-align:-1px}
+.key:first-child{margin-left:0}
+svg.chart{display:block;max-width:100%;height:auto;font-family:inherit}
+svg text{font-size:11px}svg .legend{font-size:13px}svg .tick{fill:#636c76;font-size:11px}
+svg .stripe{fill:#f6f8fa}svg .grid{stroke:#d8dee4;stroke-width:1}svg .axis{stroke:#8c959f;stroke-width:1}
+svg .area{fill:#4C78A8;fill-opacity:.35;stroke:#4C78A8;stroke-width:1.5}
+svg line.capacity{stroke:#cf222e;stroke-width:1.5;stroke-dasharray:6 4}svg text.capacity{fill:#cf222e}
+svg line.highwater{stroke:#4C78A8;stroke-width:1;stroke-dasharray:2 3}svg text.highwater{fill:#4C78A8}
+svg .hover{fill:transparent}svg .hover:hover{fill:#0969da;fill-opacity:.08}
+.mem{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:18px 28px}
+table{border-collapse:collapse;font-size:13px;width:100%}
+th,td{padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap}
+th{position:sticky;top:0;background:#f6f8fa;text-align:left;border-bottom:1px solid #d8dee4}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+td.name{white-space:normal;word-break:break-all;max-width:330px}
+tr.total td{font-weight:600;border-top:2px solid #d8dee4}
+tbody tr:nth-child(even){background:#fafbfc}
+.note{font-size:12px;color:#636c76;max-width:1000px}
+)";
+
+std::string card(const std::string& key, const std::string& value) {
+  return R"(<div class="card"><div class="k">)" + escape(key) + R"(</div><div class="v">)" + value + "</div></div>";
+}
+
+std::string badge(const RunResult& r) {
+  const char* cls = "skip";
+  if (report::verdict(r) == report::Verdict::Passed) cls = "ok";
+  if (report::verdict(r) == report::Verdict::Failed) cls = "fail";
+  return fmt::format(R"(<span class="badge {}">{}</span>)", cls, escape(report::verification(r)));
+}
+
+std::string summary(const RunResult& r) {
+  const report::Totals t = report::layer_totals(r);
+  std::string s = R"(<div class="cards">)";
+  s += card("total cycles", group_digits(r.total_cycles));
+  s += card("time @ " + report::frequency(r.freq_hz), r.freq_hz > 0 ? report::duration(r.total_cycles, r.freq_hz) : "-");
+  s += card("MAC/cycle", report::mac_per_cycle(r.total_macs, r.total_cycles));
+  s += card("MACs", group_digits(r.total_macs));
+  s += card("layers / tiles", fmt::format("{} / {}", r.layers.size(), group_digits(t.tiles)));
+  s += card("DMA L2&#8594;L1 / L1&#8594;L2 / L3", escape(report::bytes_label(t.dma_in) + " / " +
+                                                        report::bytes_label(t.dma_out) + " / " + report::bytes_label(t.l3)));
+  s += card("verification", badge(r));
+  s += "</div>\n";
+  if (t.cycles > 0) {  // the run's overall split as one CSS bar
+    s += R"(<div class="split">)";
+    for (const auto& [v, colour] : {std::pair{t.compute, report::kComputeColour},
+                                    std::pair{t.overhead, report::kOverheadColour}, std::pair{t.dma_wait, report::kDmaWaitColour}})
+      s += fmt::format(R"(<div style="flex:{} 0 0;background:{}"></div>)", std::max<int64_t>(v, 0), colour);
+    s += "</div>\n<div class=\"meta\">";
+    for (const auto& [label, v, colour] : {std::tuple{"compute", t.compute, report::kComputeColour},
+                                           std::tuple{"overhead", t.overhead, report::kOverheadColour},
+                                           std::tuple{"DMA wait", t.dma_wait, report::kDmaWaitColour}})
+      s += fmt::format(R"(<span class="key" style="background:{}"></span>{} {} ({}))", colour, label, group_digits(v),
+                       percent(v, t.cycles));
+    s += "</div>\n";
+  }
+  return s;
+}
+
+std::string table(const RunResult& r) {
+  std::string s =
+      "<table>\n<thead><tr><th class=\"n\">#</th><th>name</th><th>op</th><th>engine</th><th class=\"n\">MACs</th>"
+      "<th class=\"n\">cycles</th><th class=\"n\">MAC/cycle</th><th class=\"n\">compute</th><th class=\"n\">%</th>"
+      "<th class=\"n\">DMA wait</th><th class=\"n\">%</th><th class=\"n\">overhead</th><th class=\"n\">%</th>"
+      "<th class=\"n\">tiles</th><th class=\"n\">DMA in</th><th class=\"n\">DMA out</th><th class=\"n\">L3</th></tr></thead>\n"
+      "<tbody>\n";
+  auto row = [](const std::string& cls, const std::string& idx, const std::string& name, const std::string& op,
+                const std::string& engine, int64_t macs, int64_t cycles, int64_t compute, int64_t wait, int64_t overhead,
+                int64_t tiles, int64_t in, int64_t out, int64_t l3) {
+    return fmt::format(
+        "<tr{}><td class=\"n\">{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+        cls, idx, escape(name), escape(op), escape(engine), group_digits(macs), group_digits(cycles),
+        report::mac_per_cycle(macs, cycles), group_digits(compute), percent(compute, cycles), group_digits(wait),
+        percent(wait, cycles), group_digits(overhead), percent(overhead, cycles), group_digits(tiles),
+        report::bytes_label(in), report::bytes_label(out), report::bytes_label(l3));
+  };
+  for (size_t i = 0; i < r.layers.size(); ++i) {
+    const LayerStats& l = r.layers[i];
+    s += row("", std::to_string(i), l.name, l.op, l.engine, l.macs, l.cycles, l.compute_cycles, l.dma_wait_cycles,
+             l.overhead_cycles, l.tiles, l.dma_bytes_in, l.dma_bytes_out, l.l3_bytes);
+  }
+  const report::Totals t = report::layer_totals(r);
+  s += row(" class=\"total\"", "", "TOTAL", "", "", t.macs, t.cycles, t.compute, t.dma_wait, t.overhead, t.tiles, t.dma_in,
+           t.dma_out, t.l3);
+  return s + "</tbody>\n</table>\n";
+}
+
+std::string memory_section(const RunResult& r) {
+  if (r.memory.empty()) return "<p class=\"meta\">No memory occupancy recorded.</p>\n";
+  std::string s = "<div class=\"mem\">\n";
+  for (const MemoryUse& m : r.memory) {
+    const std::string share = m.capacity > 0 ? ", " + percent(m.high_water, m.capacity) + " of capacity" : "";
+    s += "<div><h3>" + escape(m.level) + "</h3><div class=\"meta\">high water " +
+         escape(report::bytes_label(m.high_water)) + share + ", capacity " +
+         (m.capacity > 0 ? escape(report::bytes_label(m.capacity)) : "unknown") + "</div>\n";
+    s += report::memory_chart(m, r) + "</div>\n";
+  }
+  return s + "</div>\n";
+}
+
+}  // namespace
+
+std::string run_to_html(const RunResult& r) {
+  const std::string title = "edgesim run: " + r.network + " on " + r.platform;
+  std::string s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  s += "<title>" + escape(title) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n<main>\n";
+  s += "<h1>" + escape(title) + "</h1>\n";
+  s += "<div class=\"meta\">" +
+       escape(fmt::format("policy {} · buffering {} · fidelity {} · {} · {} cores", r.policy, r.buffering, r.fidelity,
+                          report::frequency(r.freq_hz), r.n_cores)) +
+       "</div>\n";
+  s += summary(r);
+  s += "<h2>Where the cycles go, per layer</h2>\n" + report::layer_chart(r);
+  s += "<p class=\"note\">compute: cycles the engine spends in kernels; overhead: fixed costs (fork, barriers, DMA "
+       "issue, wake-up after a DMA wait, kernel set-up); DMA wait: the rest of the layer's window, where the engine "
+       "idles waiting for data. Hover a bar for its figures.</p>\n";
+  s += "<h2>Memory occupancy per step</h2>\n" + memory_section(r);
+  s += "<h2>Layers</h2>\n" + table(r);
+  s += "<p class=\"note\">total " + group_digits(r.total_cycles) + " cycles = " +
+       escape(report::time_at_clock(r.total_cycles, r.freq_hz)) + "</p>\n";
+  return s + "</main>\n</body>\n</html>\n";
+}
+
+void write_run_html(const std::string& path, const RunResult& r) { write_file_atomically(path, run_to_html(r)); }
+
+}  // namespace edgesim

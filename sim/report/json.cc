@@ -1,0 +1,65 @@
+// run_to_json: the RunResult as one JSON document, for scripts and the search pipeline. Keys
+// are those listed in report.h plus "n_cores", "data" (false: timing only) and each layer's
+// "step"; the trace slices are not included (run_to_trace writes them). Objects come out with
+// sorted keys (nlohmann's default map), integers exactly, indented by one space.
+#include <nlohmann/json.hpp>
+
+#include "sim/report/report.h"
+#include "sim/report/write_file.h"
+
+namespace edgesim {
+
+namespace {
+
+using nlohmann::json;
+
+json layer_json(const LayerStats& l) {
+  return {{"step", l.step},
+          {"name", l.name},
+          {"op", l.op},
+          {"engine", l.engine},
+          {"macs", l.macs},
+          {"cycles", l.cycles},
+          {"compute_cycles", l.compute_cycles},
+          {"dma_wait_cycles", l.dma_wait_cycles},
+          {"overhead_cycles", l.overhead_cycles},
+          {"tiles", l.tiles},
+          {"start", l.start},
+          {"end", l.end},
+          {"dma_bytes_in", l.dma_bytes_in},
+          {"dma_bytes_out", l.dma_bytes_out},
+          {"l3_bytes", l.l3_bytes}};
+}
+
+json memory_json(const MemoryUse& m) {
+  return {{"level", m.level}, {"capacity", m.capacity}, {"high_water", m.high_water}, {"per_step", m.per_step}};
+}
+
+}  // namespace
+
+std::string run_to_json(const RunResult& r) {
+  json layers = json::array();
+  for (const LayerStats& l : r.layers) layers.push_back(layer_json(l));
+  json memory = json::array();
+  for (const MemoryUse& m : r.memory) memory.push_back(memory_json(m));
+  const json doc = {{"network", r.network},
+                    {"platform", r.platform},
+                    {"policy", r.policy},
+                    {"buffering", r.buffering},
+                    {"fidelity", r.fidelity},
+                    {"freq_hz", r.freq_hz},
+                    {"n_cores", r.n_cores},
+                    {"total_cycles", r.total_cycles},
+                    {"total_macs", r.total_macs},
+                    {"data", r.data},
+                    {"verified", r.verified},
+                    {"verify_message", r.verify_message},
+                    {"layers", std::move(layers)},
+                    {"memory", std::move(memory)}};
+  // Invalid UTF-8 in a node name becomes U+FFFD instead of an exception.
+  return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+void write_run_json(const std::string& path, const RunResult& r) { write_file_atomically(path, run_to_json(r)); }
+
+}  // namespace edgesim

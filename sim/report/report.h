@@ -1,0 +1,34 @@
+// Report writers over a RunResult (sim/stats/run_result.h): the terminal table of `edgesim run`,
+// its JSON form, Chrome / Perfetto trace events, and a self-contained HTML page with inline SVG.
+// Writers only format; they never compute timing. File writers write atomically (temporary
+// file + rename) and throw std::runtime_error naming the path on failure.
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "sim/stats/run_result.h"
+
+namespace edgesim {
+
+// Per-layer table (op, engine, MACs, cycles, MAC/cycle, compute / DMA-wait / overhead split,
+// tiles), a totals line and the verification status.
+void print_run_table(std::ostream& os, const RunResult& r);
+
+// {"network", "platform", "policy", "buffering", "fidelity", "freq_hz", "total_cycles",
+//  "total_macs", "verified", "verify_message", "layers": [{name, op, engine, macs, cycles,
+//  compute_cycles, dma_wait_cycles, overhead_cycles, tiles, start, end, dma_bytes_in,
+//  dma_bytes_out, l3_bytes}], "memory": [...]}
+std::string run_to_json(const RunResult& r);
+void write_run_json(const std::string& path, const RunResult& r);
+
+// Trace Event Format (JSON object with "traceEvents"): one thread (track) per core, engine and
+// DMA channel, complete events ("ph": "X"), timestamps in microseconds of the cluster clock.
+std::string run_to_trace(const RunResult& r);
+void write_run_trace(const std::string& path, const RunResult& r);
+
+// Self-contained HTML (no external resources): summary, per-layer stacked bars of where cycles
+// go (compute / overhead / DMA wait), memory occupancy per level over the steps, the table.
+std::string run_to_html(const RunResult& r);
+void write_run_html(const std::string& path, const RunResult& r);
+
+}  // namespace edgesim

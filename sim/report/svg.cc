@@ -1,0 +1,76 @@
+// SVG / HTML primitives of the report page (see svg.h).
+#include "sim/report/svg.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace edgesim::report {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string coord(double v) {
+  const double r = std::round(v * 10.0) / 10.0;
+  if (r == std::floor(r)) return fmt::format("{:.0f}", r);
+  return fmt::format("{:.1f}", r);
+}
+
+std::vector<double> nice_ticks(double max, int target) {
+  if (!(max > 0) || target < 1) return {0.0, 1.0};
+  const double raw = max / target;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = 10.0 * mag;
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * mag >= raw) {
+      step = m * mag;
+      break;
+    }
+  std::vector<double> ticks;
+  const int n = static_cast<int>(std::ceil(max / step - 1e-9));
+  for (int i = 0; i <= n; ++i) ticks.push_back(i * step);
+  return ticks;
+}
+
+std::string short_number(double v) {
+  const double a = std::fabs(v);
+  auto trim = [](double x, const char* suffix) {
+    std::string s = fmt::format("{:.1f}", x);
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+    return s + suffix;
+  };
+  if (a >= 1e9) return trim(v / 1e9, "G");
+  if (a >= 1e6) return trim(v / 1e6, "M");
+  if (a >= 1e3) return trim(v / 1e3, "k");
+  return trim(v, "");
+}
+
+ByteUnit byte_unit(double max_bytes) {
+  if (max_bytes >= 1024.0 * 1024.0 * 1024.0) return {1024.0 * 1024.0 * 1024.0, "GiB"};
+  if (max_bytes >= 1024.0 * 1024.0) return {1024.0 * 1024.0, "MiB"};
+  if (max_bytes >= 1024.0) return {1024.0, "KiB"};
+  return {1.0, "B"};
+}
+
+std::string bytes_label(int64_t bytes) {
+  const ByteUnit u = byte_unit(static_cast<double>(bytes));
+  if (u.scale == 1.0) return fmt::format("{} B", bytes);
+  std::string s = fmt::format("{:.1f}", static_cast<double>(bytes) / u.scale);
+  if (s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  return s + " " + u.name;
+}
+
+}  // namespace edgesim::report

@@ -1,0 +1,45 @@
+// Soc: the SystemC module tree of one platform, built from its PlatformSpec for one run
+// (stage 8 of ARCHITECTURE.md). Each component is chosen by the YAML `impl:` of its section
+// from the registry below; an implementation the simulator lacks is a SimError naming the key.
+//
+//   cluster (impl pulp_cluster)  --issue-->  cluster DMA (mchan_v7 | simple_dma) --TLM--> L1, L2
+//                                            uDMA ("l3_dma")                     --TLM--> L3, L2
+//   L1 (tcdm), L2 (sram), L3 (hyperram_udma | ddr): Memory targets over the run's level arrays
+//
+// The modules must be destroyed before the SimContext that created them (declare the Soc after
+// the context).
+#pragma once
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compiler/schedule/machine.h"
+#include "platforms/loader/spec.h"
+#include "sim/cluster/cluster.h"
+#include "sim/dma/cluster_dma.h"
+#include "sim/dma/udma.h"
+#include "sim/mem/memory.h"
+
+namespace edgesim {
+
+class SimError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Soc {
+  std::unique_ptr<Memory> l1, l2, l3;
+  std::unique_ptr<Cluster> cluster;
+  std::unique_ptr<ClusterDma> dma;
+  std::unique_ptr<Udma> udma;
+};
+
+// `levels` supplies the storage of L1, L2 and L3 (sized to the schedule's high-water marks).
+Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> levels, JobListener& listener,
+              const ClusterConventions& conv);
+
+// "kind: impl, impl, ..." lines of what the simulator implements (for `edgesim describe`).
+std::vector<std::string> simulator_components();
+
+}  // namespace edgesim

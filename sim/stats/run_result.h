@@ -1,0 +1,70 @@
+// RunResult: everything one timed execution of a Schedule produced, as plain data. The SoC
+// executor (sim/exec) fills it; the report writers (sim/report: terminal table, JSON, Chrome
+// trace, HTML) only read it. Cycles are cluster cycles counted from the start of the run.
+//
+// Per-layer split (each step's window is [start, end), start = end of the previous step):
+//   cycles          = end - start
+//   compute_cycles  = cycles the engine spent in kernels (work part of the cost model)
+//   overhead_cycles = engine cycles spent in fixed costs: fork, barriers, DMA issue, DMA waits'
+//                     wake-up, kernel call set-up
+//   dma_wait_cycles = cycles - compute_cycles - overhead_cycles: the engine idles, waiting for data
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace edgesim {
+
+struct LayerStats {
+  int step = -1;                  // index into Schedule::steps
+  std::string name;               // node name
+  std::string op;                 // "conv 3x3", "dwconv 3x3", "conv 1x1", "gemm", "maxpool", "add", "reshape", ...
+  std::string engine;             // "cluster" (later "npu", "mvu")
+  int64_t macs = 0;
+  int64_t start = 0, end = 0;     // cycles
+  int64_t cycles = 0;
+  int64_t compute_cycles = 0;
+  int64_t overhead_cycles = 0;
+  int64_t dma_wait_cycles = 0;
+  int tiles = 0;                  // compute commands of the step
+  int64_t dma_bytes_in = 0;       // L2->L1 (cluster DMA)
+  int64_t dma_bytes_out = 0;      // L1->L2
+  int64_t l3_bytes = 0;           // L3<->L2
+};
+
+// One slice of a timeline, for the trace: `track` is a core ("core 3"), an engine ("cluster")
+// or a DMA channel ("dma in", "dma out", "l3 dma").
+struct TraceSlice {
+  std::string track;
+  std::string name;               // command note, e.g. "compute tile 3/16", "load x tile 4"
+  int step = -1;
+  int64_t start = 0;
+  int64_t dur = 0;
+};
+
+// Bytes in use of one memory level over the run: one sample per step (live buffers of the step
+// as allocated by the schedule), plus the level's capacity.
+struct MemoryUse {
+  std::string level;              // "L1", "L2", "L3", "WMEM"
+  int64_t capacity = 0;           // bytes (the policy budget for L1, the level size otherwise)
+  int64_t high_water = 0;         // bytes
+  std::vector<int64_t> per_step;  // bytes live at each step (size = number of steps)
+};
+
+struct RunResult {
+  std::string network, platform, policy, buffering;
+  std::string fidelity;           // "gvsoc" | "realistic"
+  int64_t freq_hz = 0;            // cluster clock, to convert cycles to time
+  int n_cores = 0;
+  std::vector<LayerStats> layers;
+  int64_t total_cycles = 0;
+  int64_t total_macs = 0;
+  bool data = true;               // data moved and kernels ran (else timing only)
+  bool verified = false;          // outputs equal the untiled interpreter (and --expected, if given)
+  std::string verify_message;     // "bit-exact (3 outputs)" or the first mismatch
+  std::vector<TraceSlice> trace;  // empty unless requested
+  std::vector<MemoryUse> memory;
+};
+
+}  // namespace edgesim

@@ -1,0 +1,276 @@
+// Cluster kernel cost models (TIMING_MODELS.md §2, docs/timing.md "Cluster kernel cost models"):
+// exact cycles of small hand-computed cases for every model, the PULP-NN calibration point with
+// the real gap8 constants, load imbalance, and the dispatcher's kernel choice.
+//
+// Hand-built constants (= the pulp_cluster preset): c_il 16, c_t42 14, c_il12 5, c_il11 3,
+// c_rq 4, c_kl 2, c_grp 10, c_call 10, c_cp 10, c_px 10, c_dwrow 2, c_dwpx 4, c_neu 6,
+// c_pool 1, c_add 8, t_bar 10. Block formulas used below (matmul42.h):
+//   g4(K)   = 16·⌊K/4⌋ + 14·(K mod 4) + 8·4 + 4·2 + 10 = 16·⌊K/4⌋ + 14·(K mod 4) + 50
+//   g1(K)   = 5·(⌊K/4⌋ + K mod 4) + 2·4 + 2 + 10       = 5·(⌊K/4⌋ + K mod 4) + 20
+//   MM42    = ⌊Cout/4⌋·g4 + (Cout mod 4)·g1 + 10
+//   PX1     = Cout·(3·(⌊K/4⌋ + K mod 4) + 4 + 2) + 10
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/conv/cost_cluster.h"
+#include "kernels/cost/cluster_cost.h"
+#include "kernels/eltwise/cost_cluster.h"
+#include "kernels/gemm/cost_cluster.h"
+#include "kernels/pool/cost_cluster.h"
+#include "platforms/loader/loader.h"
+
+using namespace edgesim;
+
+namespace {
+
+ClusterSpec hand_spec(int64_t cores = 8) {
+  ClusterSpec cl;
+  cl.present = true;
+  cl.n_cores = cores;
+  ClusterCostSpec& c = cl.cost;
+  c.present = true;
+  c.c_il = 16; c.c_t42 = 14; c.c_il12 = 5; c.c_il11 = 3; c.c_rq = 4; c.c_kl = 2; c.c_grp = 10;
+  c.c_call = 10; c.c_cp = 10; c.c_px = 10; c.c_dwrow = 2; c.c_dwpx = 4; c.c_neu = 6; c.c_pool = 1;
+  c.c_add = 8; c.t_bar = 10; c.t_fork = 100;
+  return cl;
+}
+
+ConvParams conv(int64_t k, int64_t stride = 1, int64_t pad = 0, int64_t groups = 1) {
+  ConvParams p;
+  p.kh = p.kw = k;
+  p.sh = p.sw = stride;
+  p.pad_t = p.pad_l = p.pad_b = p.pad_r = pad;
+  p.groups = groups;
+  return p;
+}
+
+using Cores = std::vector<int64_t>;
+
+// Dense conv MACs of a tile: Hout·Wout·Cout·K.
+double conv_macs(const Shape& y, int64_t cin, int64_t k) {
+  return static_cast<double>(y[0] * y[1] * y[2] * y[3] * k * k * cin);
+}
+
+}  // namespace
+
+TEST_CASE("cost: conv_Ho_parallel, odd pixels per core and Cout not a multiple of 4", "[cost]") {
+  // Cin 3, Cout 6, 3×3, x [1,3,10,5] -> y [1,6,8,3]: 8 rows over 8 cores, 3 pixels each.
+  // K = 27 (⌊K/4⌋ = 6, K mod 4 = 3): g4 = 96 + 42 + 50 = 188, g1 = 5·9 + 20 = 65,
+  // MM42 = 188 + 2·65 + 10 = 328, PX1 = 6·(27 + 6) + 10 = 208.
+  // im2col per pixel: 3 interior rows of kw·Cin = 9 bytes: 3·(10 + 2·2 + 2·1) = 48, + c_px = 58.
+  // T_c = 3·58 + 1·MM42 + 1·PX1 = 174 + 328 + 208 = 710; cycles = 710 + t_bar = 720.
+  const KernelCost k = conv_Ho_parallel_cost(conv(3), {1, 3, 10, 5}, {1, 6, 8, 3}, hand_spec());
+  CHECK(k.kernel == "conv_Ho_parallel");
+  CHECK(k.cycles == 720);
+  CHECK(k.overhead == 10);
+  CHECK(k.core_cycles == Cores(8, 710));
+
+  // Batch N = 2: one call per image, 2·(710 + 10) = 1440; each core worked 1420.
+  const KernelCost b = conv_Ho_parallel_cost(conv(3), {2, 3, 10, 5}, {2, 6, 8, 3}, hand_spec());
+  CHECK(b.cycles == 1440);
+  CHECK(b.overhead == 20);
+  CHECK(b.core_cycles == Cores(8, 1420));
+}
+
+TEST_CASE("cost: conv_Ho_parallel im2col of rows touching padding", "[cost]") {
+  // 2 cores, Cin = Cout = 4, 3×3, pads 1: x [1,4,2,2] -> y [1,4,2,2]; one output row per core.
+  // Tap inside: c_cp + 2·⌊4/4⌋ = 12; tap in padding (zero fill): c_cp + 1 = 11.
+  // Output row 0 (core 0): kernel row 0 is vertical padding -> 3 zero taps = 33; kernel rows 1, 2
+  // touch horizontal padding at both columns (ow 0: tap 0 out, ow 1: tap 2 out) -> 11+12+12 = 35.
+  // Pixel = 33 + 35 + 35 = 103; row = 2·(103 + c_px) = 226. Row 1 (core 1) mirrors it: 226.
+  // K = 36: g4 = 16·9 + 50 = 194, MM42 = 204; one pair per core: T_c = 226 + 204 = 430.
+  // cycles = 430 + 10 = 440.
+  const KernelCost k = conv_Ho_parallel_cost(conv(3, 1, 1), {1, 4, 2, 2}, {1, 4, 2, 2}, hand_spec(2));
+  CHECK(k.cycles == 440);
+  CHECK(k.core_cycles == Cores{430, 430});
+
+  // The same outputs from an interior tile (x [1,4,4,4], no pads): every kernel row is one copy
+  // of 12 bytes, 10 + 2·3 = 16; pixel = 3·16 + 10 = 58; T_c = 2·58 + 204 = 320; cycles 330.
+  const KernelCost in = conv_Ho_parallel_cost(conv(3), {1, 4, 4, 4}, {1, 4, 2, 2}, hand_spec(2));
+  CHECK(in.cycles == 330);
+  CHECK(in.core_cycles == Cores{320, 320});
+}
+
+TEST_CASE("cost: pointwise_HoWo_parallel, rows mode and pair mode", "[cost]") {
+  // K = Cin = 8, Cout = 4: g4 = 16·2 + 50 = 82, MM42 = 92, PX1 = 4·(3·2 + 6) + 10 = 58.
+  // Rows mode (Hout = 8, a multiple of 8): one row of Wout = 3 per core:
+  //   ⌊3/2⌋·92 + 1·58 + c_px = 160 per core; cycles = 170.
+  const KernelCost rows = pointwise_HoWo_parallel_cost(conv(1), {1, 8, 8, 3}, {1, 4, 8, 3}, hand_spec());
+  CHECK(rows.kernel == "pointwise_HoWo_parallel");
+  CHECK(rows.cycles == 170);
+  CHECK(rows.core_cycles == Cores(8, 160));
+
+  // Pair mode (Hout = 3, Wout = 5): 4 pairs with ⌈3/4⌉ = 1 row each -> pairs 0..2 busy, pair 3
+  // idle. Even core: ⌊5/2⌋ = 2 pixels = 1·MM42 = 92; odd core: 3 pixels = 92 + PX1 = 150.
+  // cycles = 150 + 10 = 160.
+  const KernelCost pairs = pointwise_HoWo_parallel_cost(conv(1), {1, 8, 3, 5}, {1, 4, 3, 5}, hand_spec());
+  CHECK(pairs.cycles == 160);
+  CHECK(pairs.core_cycles == Cores{92, 150, 92, 150, 92, 150, 0, 0});
+}
+
+TEST_CASE("cost: depthwise_generic with fewer channels than cores", "[cost]") {
+  // C = 3, 3×3, pads 1, x [1,3,4,4] -> y [1,3,4,4]; chunk(3) = 1 channel on cores 0..2.
+  // fill = (Hin + pt + pb)·(2·⌈3/4⌉ + c_dwrow) = 6·4 = 24;
+  // out  = 3·⌊9/4⌋ + 3·(9 mod 4) + c_rq + c_kl + c_dwpx = 6 + 3 + 4 + 2 + 4 = 19;
+  // T_c = 1 channel · Wout 4 · (24 + Hout 4 · 19) = 400; cycles = 410.
+  const ConvParams p = conv(3, 1, 1, 3);
+  const KernelCost k = depthwise_generic_cost(p, {1, 3, 4, 4}, {1, 3, 4, 4}, hand_spec());
+  CHECK(k.kernel == "depthwise_generic");
+  CHECK(k.cycles == 410);
+  CHECK(k.core_cycles == Cores{400, 400, 400, 0, 0, 0, 0, 0});
+}
+
+TEST_CASE("cost: linear with Cout not a multiple of 8, and matmul rows", "[cost]") {
+  // a [1,22], b [22,10]: K = 22 (⌊K/4⌋ = 5, K mod 4 = 2), N = 10, chunk(10) = 2 on cores 0..4.
+  // neuron = 3·(5 + 2) + c_rq 4 + c_kl 2 + c_neu 6 = 33; T_c = 66; cycles = 76.
+  GemmParams g;
+  g.rq.kind = Requant::Kind::Integer;
+  const KernelCost k = gemm_cluster_cost(g, {1, 22}, {22, 10}, {1, 10}, hand_spec());
+  CHECK(k.kernel == "linear");
+  CHECK(k.cycles == 76);
+  CHECK(k.core_cycles == Cores{66, 66, 66, 66, 66, 0, 0, 0});
+
+  // trans_b: b [10,22] is the same product.
+  GemmParams gt = g;
+  gt.trans_b = true;
+  CHECK(gemm_cluster_cost(gt, {1, 22}, {10, 22}, {1, 10}, hand_spec()).cycles == 76);
+  // Disagreeing reduction lengths are an error, not a guess.
+  CHECK_THROWS_AS(gemm_cluster_cost(g, {1, 22}, {10, 22}, {1, 10}, hand_spec()), std::invalid_argument);
+
+  // int32 output (no requant): a 1-cycle word store replaces c_rq: neuron 30, T_c 60, cycles 70.
+  CHECK(gemm_cluster_cost(GemmParams{}, {1, 22}, {22, 10}, {1, 10}, hand_spec()).cycles == 70);
+
+  // MatMul, M = 20 rows as pixels: K = 8, N = 4 (MM42 = 92, PX1 = 58); chunk(20) = 3 rows:
+  // cores 0..5 -> 3 rows = 92 + 58 = 150, core 6 -> 2 rows = 92, core 7 idle. Batch 2 (y
+  // [2,20,4]) is two calls: cycles = 2·(150 + 10) = 320.
+  const KernelCost mm = gemm_cluster_cost(g, {2, 20, 8}, {8, 4}, {2, 20, 4}, hand_spec());
+  CHECK(mm.kernel == "matmul");
+  CHECK(mm.cycles == 320);
+  CHECK(mm.core_cycles == Cores{300, 300, 300, 300, 300, 300, 184, 0});
+}
+
+TEST_CASE("cost: max and sum pooling, add", "[cost]") {
+  // Max 2×2/2 over x [1,9,4,4] -> y [1,9,2,2]: 36 outputs, c_op = c_pool·4 taps = 4;
+  // chunk(36) = 5: cores 0..6 -> 20, core 7 -> 1 output = 4; cycles = 20 + 10 = 30.
+  PoolParams mp;
+  mp.kh = mp.kw = mp.sh = mp.sw = 2;
+  const KernelCost m = pool_cluster_cost(mp, {1, 9, 4, 4}, {1, 9, 2, 2}, hand_spec());
+  CHECK(m.kernel == "maxpool");
+  CHECK(m.cycles == 30);
+  CHECK(m.core_cycles == Cores{20, 20, 20, 20, 20, 20, 20, 4});
+
+  // Sum pool: c_op = 2·c_pool·4 + c_rq = 12: cores 0..6 -> 60, core 7 -> 12; cycles = 70.
+  PoolParams ap = mp;
+  ap.kind = PoolParams::Kind::Sum;
+  const KernelCost a = pool_cluster_cost(ap, {1, 9, 4, 4}, {1, 9, 2, 2}, hand_spec());
+  CHECK(a.kernel == "avgpool");
+  CHECK(a.cycles == 70);
+
+  // Add of y [1,7,10,1] = 70 elements at c_add = 8: chunk 9 -> cores 0..6: 72, core 7: 7·8 = 56;
+  // cycles = 72 + 10 = 82.
+  const KernelCost add = add_cluster_cost(AddParams{}, {1, 7, 10, 1}, hand_spec());
+  CHECK(add.kernel == "add");
+  CHECK(add.cycles == 82);
+  CHECK(add.core_cycles == Cores{72, 72, 72, 72, 72, 72, 72, 56});
+}
+
+TEST_CASE("cost: calibration point with the gap8 constants (PULP-NN 15.5 MAC/cycle)", "[cost]") {
+  const PlatformSpec spec = load_platform(EDGESIM_SOURCE_DIR "/platforms/gap8.yaml", {});
+  const ClusterSpec& cl = spec.cluster;
+  REQUIRE(cl.cost.present);
+  REQUIRE(cl.n_cores == 8);
+
+  // 8-bit 3×3, Cin = Cout = 64, interior tile x [1,64,18,18] -> y [1,64,16,16]: 2 rows = 16
+  // pixel pairs per core. K = 576: g4 = 16·144 + 50 = 2354, MM42 = 16·2354 + 10 = 37,674;
+  // im2col per pixel 3·(10 + 2·48) + 10 = 328. T_c = 16·(37,674 + 2·328) = 613,280;
+  // cycles 613,290 for 9,437,184 MACs = 15.39 MAC/cycle (PULP-NN: 15.5; TIMING_MODELS: ≈ 15.4).
+  const KernelCost k64 = conv_cluster_cost(conv(3), {1, 64, 18, 18}, {1, 64, 16, 16}, cl);
+  CHECK(k64.cycles == 613290);
+  const double mpc64 = conv_macs({1, 64, 16, 16}, 64, 3) / static_cast<double>(k64.cycles);
+  CHECK(mpc64 == Approx(15.5).epsilon(0.05));
+  CHECK(mpc64 == Approx(15.39).margin(0.01));
+
+  // Larger well-shaped layers approach, but never pass, the 16 MAC/cycle asymptote.
+  const KernelCost k128 = conv_cluster_cost(conv(3), {1, 128, 18, 18}, {1, 64, 16, 16}, cl);
+  const double mpc128 = conv_macs({1, 64, 16, 16}, 128, 3) / static_cast<double>(k128.cycles);
+  CHECK(mpc128 == Approx(15.57).margin(0.01));
+  const KernelCost k256 = conv_cluster_cost(conv(3), {1, 256, 34, 34}, {1, 256, 32, 32}, cl);
+  const double mpc256 = conv_macs({1, 256, 32, 32}, 256, 3) / static_cast<double>(k256.cycles);
+  CHECK(mpc256 == Approx(15.85).margin(0.01));
+
+  // A border tile with padding is a little slower than the interior one.
+  const KernelCost pad = conv_cluster_cost(conv(3, 1, 1), {1, 64, 16, 16}, {1, 64, 16, 16}, cl);
+  CHECK(pad.cycles > k64.cycles);
+
+  // No shape exceeds 16 MAC/cycle (pointwise, 5×5, large linear, large matmul).
+  const double pw = 32.0 * 32 * 512 * 512 /
+      static_cast<double>(conv_cluster_cost(conv(1), {1, 512, 32, 32}, {1, 512, 32, 32}, cl).cycles);
+  const double c5 = conv_macs({1, 512, 16, 16}, 512, 5) /
+      static_cast<double>(conv_cluster_cost(conv(5), {1, 512, 20, 20}, {1, 512, 16, 16}, cl).cycles);
+  const double fc = 4096.0 * 1000 /
+      static_cast<double>(gemm_cluster_cost(GemmParams{}, {1, 4096}, {4096, 1000}, {1, 1000}, cl).cycles);
+  const double mm = 256.0 * 1024 * 1024 /
+      static_cast<double>(gemm_cluster_cost(GemmParams{}, {256, 1024}, {1024, 1024}, {256, 1024}, cl).cycles);
+  for (double v : {mpc64, mpc128, mpc256, pw, c5, fc, mm}) CHECK(v < 16.0);
+  CHECK(fc < 8.0 * 4 / 3);   // the linear loop is load-bound at 4/3 MAC/cycle/core
+  WARN("calibration MAC/cycle: 64/64 " << mpc64 << ", 128/64 " << mpc128 << ", 256/256 " << mpc256
+       << ", pointwise 512 " << pw << ", 5x5 512 " << c5 << ", linear 4096x1000 " << fc
+       << ", matmul 256x1024x1024 " << mm);
+}
+
+TEST_CASE("cost: Hout = 10 leaves 3 of 8 cores idle", "[cost]") {
+  // chunk(10) = 2 rows: cores 0..4 busy with equal work, cores 5..7 idle.
+  const KernelCost k = conv_Ho_parallel_cost(conv(3), {1, 16, 12, 8}, {1, 16, 10, 6}, hand_spec());
+  REQUIRE(k.core_cycles.size() == 8);
+  for (int c = 0; c < 5; ++c) CHECK(k.core_cycles[static_cast<size_t>(c)] == k.core_cycles[0]);
+  CHECK(k.core_cycles[0] > 0);
+  CHECK(k.core_cycles[5] == 0);
+  CHECK(k.core_cycles[6] == 0);
+  CHECK(k.core_cycles[7] == 0);
+  CHECK(k.cycles == k.core_cycles[0] + 10);
+}
+
+TEST_CASE("cost: dispatch picks the kernel and guards bad input", "[cost]") {
+  const ClusterSpec cl = hand_spec();
+  const auto name = [&](const OpParams& p, const Shape& x, const Shape& y) {
+    return cluster_kernel_cost(p, {x, {}}, {y}, cl).kernel;
+  };
+  CHECK(name(conv(3), {1, 8, 10, 10}, {1, 8, 8, 8}) == "conv_Ho_parallel");
+  CHECK(name(conv(1), {1, 8, 8, 8}, {1, 16, 8, 8}) == "pointwise_HoWo_parallel");
+  CHECK(name(conv(1, 2), {1, 8, 8, 8}, {1, 16, 4, 4}) == "conv_Ho_parallel");   // strided 1×1
+  CHECK(name(conv(3, 1, 1, 8), {1, 8, 8, 8}, {1, 8, 8, 8}) == "depthwise_generic");
+  CHECK(name(conv(3, 1, 0, 2), {1, 8, 10, 10}, {1, 8, 8, 8}) == "conv_Ho_parallel");   // grouped
+  PoolParams mp;
+  mp.kh = mp.kw = mp.sh = mp.sw = 2;
+  CHECK(name(mp, {1, 8, 4, 4}, {1, 8, 2, 2}) == "maxpool");
+
+  // The dispatcher returns exactly the family model's cost.
+  CHECK(cluster_kernel_cost(conv(3), {{1, 3, 10, 5}, {6, 3, 3, 3}}, {{1, 6, 8, 3}}, cl).cycles == 720);
+  CHECK(cluster_kernel_cost(GemmParams{}, {{1, 22}, {22, 10}}, {{1, 10}}, cl).cycles == 70);
+  CHECK(cluster_kernel_cost(AddParams{}, {{1, 7, 10, 1}, {1, 7, 10, 1}}, {{1, 7, 10, 1}}, cl).cycles == 82);
+  // Generic element-wise: a transpose of 70 bytes at 2 cycles/byte: chunk 9 -> 18 + 10 = 28;
+  // a requant at c_add: 72 + 10 = 82; a clip at c_rq: 36 + 10 = 46.
+  CHECK(cluster_kernel_cost(TransposeParams{{0, 2, 1, 3}}, {{1, 10, 7, 1}}, {{1, 7, 10, 1}}, cl).cycles == 28);
+  CHECK(cluster_kernel_cost(RequantParams{}, {{1, 7, 10, 1}}, {{1, 7, 10, 1}}, cl).cycles == 82);
+  CHECK(cluster_kernel_cost(ClipParams{}, {{1, 7, 10, 1}}, {{1, 7, 10, 1}}, cl).cycles == 46);
+
+  // Zero-size tiles cost the barrier only; missing shapes and rank errors throw.
+  const KernelCost z = cluster_kernel_cost(conv(3), {{1, 8, 10, 10}}, {{1, 0, 8, 8}}, cl);
+  CHECK(z.cycles == 10);
+  CHECK(z.core_cycles == Cores(8, 0));
+  CHECK(cluster_kernel_cost(AddParams{}, {}, {{0}}, cl).cycles == 10);
+  CHECK_THROWS_AS(cluster_kernel_cost(conv(3), {}, {{1, 8, 8, 8}}, cl), std::invalid_argument);
+  CHECK_THROWS_AS(cluster_kernel_cost(conv(3), {{8, 10, 10}}, {{8, 8, 8}}, cl), std::invalid_argument);
+
+  // A cluster without a cost section (or without cores) cannot be timed.
+  ClusterSpec none = cl;
+  none.cost.present = false;
+  CHECK_THROWS_WITH(cluster_kernel_cost(conv(3), {{1, 8, 10, 10}}, {{1, 8, 8, 8}}, none),
+                    "cluster cost model: platform has no cluster.cost section");
+  ClusterSpec zero = cl;
+  zero.n_cores = 0;
+  CHECK_THROWS_AS(cluster_kernel_cost(AddParams{}, {}, {{4}}, zero), std::invalid_argument);
+}

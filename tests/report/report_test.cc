@@ -1,0 +1,281 @@
+// Report writers over a synthetic RunResult (3 layers, 2 memory levels, trace slices on cores,
+// the cluster and DMA channels): the table's figures and totals, the JSON keys and exact
+// integers, the trace's tracks and microsecond timestamps, the HTML page's self-containment and
+// escaping, and the atomic file writer.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/format.h"
+#include "sim/report/report.h"
+#include "sim/report/write_file.h"
+#include "support/temp_dir.h"
+
+using namespace edgesim;
+using nlohmann::json;
+
+namespace {
+
+LayerStats layer(int step, const std::string& name, const std::string& op, int64_t macs, int64_t start, int64_t end,
+                 int64_t compute, int64_t overhead, int tiles) {
+  LayerStats l;
+  l.step = step;
+  l.name = name;
+  l.op = op;
+  l.engine = "cluster";
+  l.macs = macs;
+  l.start = start;
+  l.end = end;
+  l.cycles = end - start;
+  l.compute_cycles = compute;
+  l.overhead_cycles = overhead;
+  l.dma_wait_cycles = l.cycles - compute - overhead;
+  l.tiles = tiles;
+  l.dma_bytes_in = 1000 * (step + 1);
+  l.dma_bytes_out = 500 * (step + 1);
+  return l;
+}
+
+// Totals: 1,090,000 MACs in 80,500 cycles = 13.54 MAC/cycle; 805 us at 100 MHz.
+RunResult synthetic() {
+  RunResult r;
+  r.network = "tiny";
+  r.platform = "gap8";
+  r.policy = "dory";
+  r.buffering = "double";
+  r.fidelity = "gvsoc";
+  r.freq_hz = 100'000'000;
+  r.n_cores = 8;
+  r.layers = {layer(0, "conv1", "conv 3x3", 1'000'000, 0, 50'000, 40'000, 6'000, 4),      // 20.00 MAC/cycle
+              layer(1, "a<b&c", "dwconv 3x3", 90'000, 50'000, 80'000, 20'000, 3'000, 2),  // 3.00 MAC/cycle
+              layer(2, "reshape", "reshape", 0, 80'000, 80'500, 0, 500, 0)};              // "-"
+  r.layers[2].l3_bytes = 9'007'199'254'740'993;  // 2^53 + 1: not representable as a double
+  r.total_cycles = 80'500;
+  r.total_macs = 1'090'000;
+  r.verified = true;
+  r.verify_message = "bit-exact (3 outputs)";
+  r.memory = {{"L1", 65'536, 60'000, {60'000, 30'000, 1'000}}, {"L2", 524'288, 200'000, {200'000, 150'000, 100'000}}};
+  r.trace = {{"core 10", "compute tile 1/4", 0, 100, 900},  {"core 0", "compute tile 1/4", 0, 100, 1000},
+             {"dma in", "load x tile 1", 0, 0, 100},         {"cluster", "fork", 0, 90, 10},
+             {"l3 dma", "load w", 1, 50'000, 2'000},         {"core 1", "compute tile 1/2", 1, 52'000, 20'000},
+             {"perf counters", "sample", 2, 80'000, 500}};
+  return r;
+}
+
+std::string table_of(const RunResult& r) {
+  std::ostringstream os;
+  print_run_table(os, r);
+  return os.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream is(text);
+  for (std::string line; std::getline(is, line);) lines.push_back(line);
+  return lines;
+}
+
+size_t count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("run table: per-layer MAC/cycle, totals, time and verification", "[report]") {
+  const RunResult r = synthetic();
+  const std::string t = table_of(r);
+  CHECK(t.find("gap8 @ 100 MHz, 8 cores") != std::string::npos);
+  CHECK(t.find("20.00") != std::string::npos);
+  CHECK(t.find("3.00") != std::string::npos);
+  CHECK(t.find("a<b&c") != std::string::npos);  // a terminal shows names as they are
+  CHECK(t.find("805 us @ 100 MHz") != std::string::npos);
+  CHECK(t.find("13.54 MAC/cycle") != std::string::npos);
+  CHECK(t.find("verification: bit-exact (3 outputs)") != std::string::npos);
+  CHECK(t.find("note:") == std::string::npos);  // the layers cover the run
+
+  const std::vector<std::string> lines = lines_of(t);
+  std::string total, reshape;
+  for (const std::string& l : lines) {
+    if (l.find("TOTAL") != std::string::npos) total = l;
+    if (l.find("reshape") != std::string::npos) reshape = l;
+  }
+  // TOTAL: 1,090,000 MACs, 80,500 cycles, 13.54; compute 60,000 (74.5%), wait 11,000, overhead 9,500; 6 tiles.
+  CHECK(total.find("1,090,000") != std::string::npos);
+  CHECK(total.find("80,500") != std::string::npos);
+  CHECK(total.find("13.54") != std::string::npos);
+  CHECK(total.find("60,000") != std::string::npos);
+  CHECK(total.find("74.5%") != std::string::npos);
+  CHECK(total.find("11,000") != std::string::npos);
+  CHECK(total.find("9,500") != std::string::npos);
+  CHECK(reshape.find(" - ") != std::string::npos);  // macs == 0
+
+  // Aligned: header, layer rows and TOTAL end at the same column (the tiles column).
+  size_t rows = 0;
+  for (const std::string& l : lines)
+    if (l.find("cluster") != std::string::npos || l.find("TOTAL") != std::string::npos ||
+        l.find("tiles") != std::string::npos) {
+      CHECK(l.size() == total.size());
+      ++rows;
+    }
+  CHECK(rows == 5);
+  CHECK(table_of(r) == t);  // deterministic
+}
+
+TEST_CASE("run table: failed and timing-only verification, long names", "[report]") {
+  RunResult r = synthetic();
+  r.verified = false;
+  r.verify_message = "output y[0,3,1,1]: 12 != 13";
+  CHECK(table_of(r).find("verification: FAILED: output y[0,3,1,1]: 12 != 13") != std::string::npos);
+  r.data = false;
+  CHECK(table_of(r).find("verification: skipped (timing only)") != std::string::npos);
+  r.layers[0].name = std::string(100, 'x') + "_tail_of_the_name";
+  const std::string t = table_of(r);
+  CHECK(t.find(std::string(100, 'x')) == std::string::npos);
+  CHECK(t.find("...") != std::string::npos);
+  CHECK(t.find("tail_of_the_name") != std::string::npos);
+  r.total_cycles = 90'000;
+  CHECK(table_of(r).find("note:         layers cover 80,500 of the 90,000 cycles") != std::string::npos);
+}
+
+TEST_CASE("report formatting: durations, frequencies, shortened names", "[report]") {
+  CHECK(report::duration(736'750, 175'000'000) == "4.21 ms");
+  CHECK(report::time_at_clock(736'750, 175'000'000) == "4.21 ms @ 175 MHz");
+  CHECK(report::duration(175'000'000, 175'000'000) == "1.00 s");
+  CHECK(report::frequency(37'500'000) == "37.5 MHz");
+  CHECK(report::time_at_clock(10, 0) == "(no clock frequency)");
+  CHECK(report::group_digits(-1234567) == "-1,234,567");
+  CHECK(report::group_digits(999) == "999");
+  CHECK(report::shorten("abcdefghijklmnopqrstuvwxyz", 12) == "abc...uvwxyz");
+  CHECK(report::shorten("short", 12) == "short");
+}
+
+TEST_CASE("run JSON: keys and exact values", "[report]") {
+  const RunResult r = synthetic();
+  const json j = json::parse(run_to_json(r));
+  for (const char* key : {"network", "platform", "policy", "buffering", "fidelity", "freq_hz", "total_cycles", "total_macs",
+                          "verified", "verify_message", "layers", "memory", "n_cores", "data"})
+    CHECK(j.contains(key));
+  CHECK(j["network"] == "tiny");
+  CHECK(j["freq_hz"].get<int64_t>() == 100'000'000);
+  CHECK(j["total_cycles"].get<int64_t>() == 80'500);
+  CHECK(j["total_macs"].get<int64_t>() == 1'090'000);
+  CHECK(j["verified"] == true);
+  CHECK(j["verify_message"] == "bit-exact (3 outputs)");
+  REQUIRE(j["layers"].size() == 3);
+  const json& l1 = j["layers"][1];
+  for (const char* key : {"name", "op", "engine", "macs", "cycles", "compute_cycles", "dma_wait_cycles", "overhead_cycles",
+                          "tiles", "start", "end", "dma_bytes_in", "dma_bytes_out", "l3_bytes", "step"})
+    CHECK(l1.contains(key));
+  CHECK(l1["name"] == "a<b&c");
+  CHECK(l1["dma_wait_cycles"].get<int64_t>() == 7'000);
+  CHECK(l1["start"].get<int64_t>() == 50'000);
+  CHECK(l1["tiles"].get<int>() == 2);
+  CHECK(j["layers"][2]["l3_bytes"].get<int64_t>() == 9'007'199'254'740'993);
+  REQUIRE(j["memory"].size() == 2);
+  CHECK(j["memory"][0]["level"] == "L1");
+  CHECK(j["memory"][0]["capacity"].get<int64_t>() == 65'536);
+  CHECK(j["memory"][1]["per_step"] == json({200'000, 150'000, 100'000}));
+  CHECK(run_to_json(r) == run_to_json(r));
+}
+
+TEST_CASE("run trace: tracks, metadata and microsecond timestamps", "[report]") {
+  const RunResult r = synthetic();
+  const json j = json::parse(run_to_trace(r));
+  CHECK(j["displayTimeUnit"] == "ns");
+  CHECK(j["otherData"]["network"] == "tiny");
+  std::map<std::string, int> tid_of;  // thread_name metadata
+  size_t slices = 0;
+  for (const json& e : j["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "thread_name") tid_of[e["args"]["name"]] = e["tid"];
+    if (e["ph"] != "X") continue;
+    ++slices;
+    for (const char* key : {"ts", "dur", "pid", "tid", "name", "args"}) CHECK(e.contains(key));
+    const int64_t start = e["args"]["start_cycle"], cycles = e["args"]["cycles"];
+    // 100 MHz: 0.01 us per cycle.
+    CHECK(e["ts"].get<double>() == Approx(static_cast<double>(start) / 100.0));
+    CHECK(e["dur"].get<double>() == Approx(static_cast<double>(cycles) / 100.0));
+  }
+  CHECK(slices == r.trace.size() + r.layers.size());
+  REQUIRE(tid_of.size() == 8);
+  // Order: layers, cores by index, cluster, DMA channels, others.
+  CHECK(tid_of.at("layers") < tid_of.at("core 0"));
+  CHECK(tid_of.at("core 0") < tid_of.at("core 1"));
+  CHECK(tid_of.at("core 1") < tid_of.at("core 10"));
+  CHECK(tid_of.at("core 10") < tid_of.at("cluster"));
+  CHECK(tid_of.at("cluster") < tid_of.at("dma in"));
+  CHECK(tid_of.at("dma in") < tid_of.at("l3 dma"));
+  CHECK(tid_of.at("l3 dma") < tid_of.at("perf counters"));
+
+  for (const json& e : j["traceEvents"])  // the l3 load of step 1: 50,000 cycles = 500 us, layer a<b&c
+    if (e["ph"] == "X" && e["name"] == "load w") {
+      CHECK(e["ts"].get<double>() == Approx(500.0));
+      CHECK(e["dur"].get<double>() == Approx(20.0));
+      CHECK(e["args"]["layer"] == "a<b&c");
+      CHECK(e["tid"] == tid_of.at("l3 dma"));
+    }
+
+  RunResult no_clock = r;  // 1 us per cycle
+  no_clock.freq_hz = 0;
+  for (const json& e : json::parse(run_to_trace(no_clock))["traceEvents"])
+    if (e["ph"] == "X" && e["name"] == "load w") CHECK(e["ts"].get<double>() == Approx(50'000.0));
+}
+
+TEST_CASE("run HTML: self-contained, one SVG per chart, escaped text", "[report]") {
+  RunResult r = synthetic();
+  r.layers[0].name = "q\"uote's";
+  const std::string h = run_to_html(r);
+  CHECK(h.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(count(h, "<svg") == 1 + r.memory.size());
+  CHECK(count(h, "http") == count(h, "http://www.w3.org/2000/svg"));
+  CHECK(count(h, "<script") == 0);
+  CHECK(h.find("a&lt;b&amp;c") != std::string::npos);
+  CHECK(h.find("a<b&c") == std::string::npos);
+  CHECK(h.find("q&quot;uote&#39;s") != std::string::npos);
+  CHECK(h.find("bit-exact (3 outputs)") != std::string::npos);
+  CHECK(h.find("80,500") != std::string::npos);
+  CHECK(h.find("805 us") != std::string::npos);
+  CHECK(h.find("13.54") != std::string::npos);
+  CHECK(h.find("stroke-dasharray") != std::string::npos);  // capacity lines
+
+  RunResult big = r;  // the layer chart grows with the layer count
+  for (int i = 3; i < 150; ++i)
+    big.layers.push_back(layer(i, "layer_" + std::to_string(i), "conv 1x1", 1000, 80'500 + i, 80'501 + i, 1, 0, 1));
+  const std::string hb = run_to_html(big);
+  auto first_svg_height = [](const std::string& html) {
+    const size_t at = html.find("height=\"", html.find("<svg")) + 8;
+    return std::stod(html.substr(at, html.find('"', at) - at));
+  };
+  CHECK(first_svg_height(hb) > 4 * first_svg_height(h));
+  CHECK(hb.find(">layer_149<") != std::string::npos);
+}
+
+TEST_CASE("write_file_atomically: writes, replaces, leaves no temporary file, names the path", "[report]") {
+  test::TempDir dir;
+  const std::string path = dir.file("run.json");
+  write_file_atomically(path, "first");
+  write_run_json(path, synthetic());
+  std::ifstream f(path);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CHECK(json::parse(text)["network"] == "tiny");
+  write_run_html(dir.file("run.html"), synthetic());
+  write_run_trace(dir.file("run.trace.json"), synthetic());
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+    ++files;
+  }
+  CHECK(files == 3);
+
+  const std::string bad = dir.file("missing/run.json");
+  CHECK_THROWS_WITH(write_file_atomically(bad, "x"), Catch::StartsWith("cannot write " + bad + ": "));
+  CHECK_THROWS_AS(write_run_html(bad, synthetic()), std::runtime_error);
+  CHECK_THROWS_WITH(write_file_atomically(dir.path().string(), "x"), Catch::StartsWith("cannot write "));
+}
