@@ -71,11 +71,13 @@ int64_t l3_copy_cycles(const L3Timing& t, int64_t lines, int64_t line_bytes) {
   if (t.realistic) {
     const double bw = t.bus_bytes_per_cycle > 0 ? t.bus_bytes_per_cycle : 1.0;
     const int64_t per_line = t.bus_latency + ceil_tolerant(static_cast<double>(line_bytes) / bw);
-    return ceil_tolerant(static_cast<double>(lines * per_line) * t.cluster_per_bus) + t.sw_cycles;
+    return lines * ceil_tolerant(static_cast<double>(per_line) * t.cluster_per_bus) + t.sw_cycles;
   }
   const int64_t latency = t.access_latency * (t.additional_latency ? 2 : 1);
   const int64_t per_line = 1 + latency + t.cmd_bytes + line_bytes * std::max<int64_t>(1, t.clkdiv);
-  return ceil_tolerant(static_cast<double>(lines * per_line) * t.cluster_per_periph) + t.sw_cycles;
+  // Each line (a 1-D sub-transfer) ends on a cluster-clock edge: rounding per line keeps this
+  // function equal to the sum of the HyperRAM component's per-access times (sim/mem/hyperram.h).
+  return lines * ceil_tolerant(static_cast<double>(per_line) * t.cluster_per_periph) + t.sw_cycles;
 }
 
 }  // namespace edgesim

@@ -52,14 +52,15 @@ void Cluster::cost_kernel(Job& j, const Command& c, bool first_of_step, bool til
   j.kernel = k.kernel;
 }
 
-void Cluster::cost_issue(Job& j, const Command& c, bool depthwise_gather) const {
-  const CopyCost cost = dory_copy_cost(dma_, c.count.data(), 0, true, depthwise_gather);
+void Cluster::cost_issue(Job& j, const Command& c, int64_t gather_channels) const {
+  const bool gather = gather_channels > 0;
+  const CopyCost cost = dory_copy_cost(dma_, c.count.data(), 0, true, gather, gather_channels);
   j.kind = Job::Kind::Issue;
   j.lead = 0;
   j.work = 0;
   j.duration = cost.issue;
   j.core_cycles.assign(static_cast<size_t>(n_cores_), 0);
-  for (const MchanCommand& m : dory_commands(dma_, c.count.data(), depthwise_gather))
+  for (const MchanCommand& m : dory_commands(dma_, c.count.data(), gather, gather_channels))
     j.core_cycles[static_cast<size_t>(std::clamp(m.core, 0, n_cores_ - 1))] += mchan_issue_cycles(dma_, m.two_d);
   j.kernel = "dma issue";
 }

@@ -42,8 +42,9 @@ class Cluster : public Engine {
   // first_of_step: the step's first kernel (pays the fork under DORY); tiled: part of a tiled
   // step (pays the pipeline barriers); waited_dma: c depends on a DMA transfer (pays the wake).
   void cost_kernel(Job& j, const Command& c, bool first_of_step, bool tiled, bool waited_dma) const;
-  // Fills an issue job for a cluster_dma copy (depthwise_gather: HWC -> CHW per-channel gather).
-  void cost_issue(Job& j, const Command& c, bool depthwise_gather) const;
+  // Fills an issue job for a cluster_dma copy; gather_channels > 0: a depthwise layer's input,
+  // gathered HWC -> CHW with one command per channel (TIMING_MODELS.md §3.4 rule 4).
+  void cost_issue(Job& j, const Command& c, int64_t gather_channels) const;
 
  protected:
   size_t pick() const override;

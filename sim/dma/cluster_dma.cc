@@ -15,7 +15,7 @@ ClusterDma::ClusterDma(const sc_core::sc_module_name& name, JobListener& listene
       simple_(p.cluster.dma.impl == "simple_dma"),
       simple_bpc_(p.cluster.dma.bytes_per_cycle > 0 ? p.cluster.dma.bytes_per_cycle : 1.0) {}
 
-void ClusterDma::cost_transfer(Job& j, const Command& c, const DmaAddresses& a, bool depthwise_gather) const {
+void ClusterDma::cost_transfer(Job& j, const Command& c, const DmaAddresses& a, int64_t gather_channels) const {
   j.kind = Job::Kind::Transfer;
   j.work = 0;
   j.lead = 0;
@@ -25,7 +25,7 @@ void ClusterDma::cost_transfer(Job& j, const Command& c, const DmaAddresses& a, 
   }
   const bool to_l1 = a.src_level != Level::L1;
   const int64_t tcdm = to_l1 ? a.dst : a.src;
-  j.duration = dory_copy_cost(t_, c.count.data(), tcdm, to_l1, depthwise_gather).transfer;
+  j.duration = dory_copy_cost(t_, c.count.data(), tcdm, to_l1, gather_channels > 0, gather_channels).transfer;
 }
 
 void ClusterDma::move(const Command& c, const DmaAddresses& a, const std::string& who) {

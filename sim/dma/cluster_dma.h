@@ -41,8 +41,9 @@ class ClusterDma : public sc_core::sc_module {
   ClusterDma(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p);
   // The channel a copy runs on: towards L1 -> in, from L1 -> out, other (L2 -> L2) -> in.
   FifoEngine& channel(const DmaAddresses& a) { return a.src_level == Level::L1 ? out : in; }
-  // Fills a transfer job's duration for copy c (TCDM-side start address from a).
-  void cost_transfer(Job& j, const Command& c, const DmaAddresses& a, bool depthwise_gather) const;
+  // Fills a transfer job's duration for copy c (TCDM-side start address from a; gather_channels
+  // as Cluster::cost_issue).
+  void cost_transfer(Job& j, const Command& c, const DmaAddresses& a, int64_t gather_channels) const;
   // Moves the bytes of copy c; throws std::runtime_error naming `who` on a failed transaction.
   void move(const Command& c, const DmaAddresses& a, const std::string& who);
   const DmaTiming& timing() const { return t_; }

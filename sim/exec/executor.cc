@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <map>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -27,7 +28,7 @@ struct Cmd {
   int pending = 0;
   bool after_dma = false;       // depends on a DMA transfer (a kernel then pays the wake-up)
   bool first_kernel = false;    // first Compute of its step
-  bool gather = false;          // depthwise input load (HWC -> CHW gather timing)
+  int64_t gather = 0;           // depthwise input load: its channel count (HWC -> CHW gather timing)
   DmaAddresses addr;
   Job issue, main;
   bool done = false;
@@ -90,7 +91,7 @@ class Executor : public sc_core::sc_module, public JobListener {
 
 void Executor::index_commands() {
   std::unordered_map<int, int> by_id;
-  std::vector<int> gather_buffers;
+  std::vector<std::pair<int, int64_t>> gather_buffers;   // (buffer, channels of the tile)
   step_left_.assign(s_.steps.size(), 0);
   r_.layers.resize(s_.steps.size());
   for (size_t si = 0; si < s_.steps.size(); ++si) {
@@ -101,22 +102,21 @@ void Executor::index_commands() {
     L.name = st.name;
     L.op = layer_label(g_, node);
     L.engine = "cluster";
-    // Buffers read as input 0 by the kernels of a depthwise layer: their loads are gathers.
-    gather_buffers.clear();
     const bool dw = node.kind() == OpKind::Conv &&
                     node.as<ConvParams>().depthwise(g_.tensor(node.inputs[0]).shape.at(1),
                                                     g_.tensor(node.outputs[0]).shape.at(1));
-    bool first = true;
     for (const Command& c : st.commands) {
-      if (c.kind == Command::Kind::Compute) {
-        if (dw && !c.inputs.empty()) gather_buffers.push_back(c.inputs[0].buffer);
-        if (c.engine != "cluster")
-          throw SimError(fmt::format("step {} '{}' command {}: engine '{}' is not simulated", si, st.name, c.id,
-                                     c.engine));
-        L.macs += c.macs;
-        ++L.tiles;
-      }
+      if (c.kind != Command::Kind::Compute) continue;
+      if (c.engine != "cluster")
+        throw SimError(fmt::format("step {} '{}' command {}: engine '{}' is not simulated", si, st.name, c.id,
+                                   c.engine));
+      L.macs += c.macs;
+      ++L.tiles;
     }
+    // Loads into L1 that a depthwise kernel reads as its input are gathers (DORY loads them
+    // HWC -> CHW, one command per channel): the writers of input 0 since its last read.
+    std::map<int, std::vector<size_t>> writers;   // L1 buffer -> indices into cmds_
+    bool first = true;
     for (const Command& c : st.commands) {
       Cmd k;
       k.c = &c;
@@ -129,8 +129,11 @@ void Executor::index_commands() {
           throw SimError(fmt::format("step {} '{}' command {}: DMA engine '{}' is not simulated", si, st.name, c.id,
                                      c.engine));
         k.addr = m_.dma_addresses(c, who(k));
-        k.gather = c.engine == "cluster_dma" && k.addr.dst_level == Level::L1 &&
-                   std::find(gather_buffers.begin(), gather_buffers.end(), c.dst.buffer) != gather_buffers.end();
+        if (dw && c.engine == "cluster_dma" && k.addr.dst_level == Level::L1) writers[c.dst.buffer].push_back(cmds_.size());
+      }
+      if (dw && c.kind == Command::Kind::Compute && !c.inputs.empty() && c.inputs[0].shape.size() == 4) {
+        for (size_t w : writers[c.inputs[0].buffer]) cmds_[w].gather = c.inputs[0].shape[1];
+        writers[c.inputs[0].buffer].clear();
       }
       by_id[c.id] = static_cast<int>(cmds_.size());
       cmds_.push_back(std::move(k));

@@ -26,16 +26,16 @@ using report::percent;
 const char* const kCss = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1f2328;
  margin:0;background:#fff}
-main{max-width:1260px;margin:0 auto;padding:24px 20px 48px}
+main{max-width:1300px;margin:0 auto;padding:24px 20px 48px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 8px;border-bottom:1px solid #d8dee4;padding-bottom:4px}
 h3{font-size:14px;margin:0 0 2px}
 .meta,.muted{color:#636c76;fill:#636c76}
-.cards{display:flex;flex-wrap:wrap;gap:10px;margin:16px 0 10px}
-.card{border:1px solid #d8dee4;border-radius:6px;padding:8px 14px;min-width:120px}
+.cards{display:flex;flex-wrap:wrap;gap:8px;margin:16px 0 10px}
+.card{border:1px solid #d8dee4;border-radius:6px;padding:7px 12px;min-width:96px}
 .card .k{font-size:12px;color:#636c76}.card .v{font-size:19px;font-weight:600;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;border-radius:12px;padding:1px 10px;font-size:14px;font-weight:600;color:#fff}
 .ok{background:#1f883d}.fail{background:#cf222e}.skip{background:#6e7781}
-.split{display:flex;height:14px;border-radius:3px;overflow:hidden;max-width:1000px;margin:6px 0 4px}
+.split{display:flex;height:14px;border-radius:3px;overflow:hidden;margin:6px 0 4px}
 .key{display:inline-block;width:11px;height:11px;border-radius:2px;margin:0 5px 0 12px;vertical-align:-1px}
 .key:first-child{margin-left:0}
 svg.chart{display:block;max-width:100%;height:auto;font-family:inherit}
@@ -46,15 +46,26 @@ svg line.capacity{stroke:#cf222e;stroke-width:1.5;stroke-dasharray:6 4}svg text.
 svg line.highwater{stroke:#4C78A8;stroke-width:1;stroke-dasharray:2 3}svg text.highwater{fill:#4C78A8}
 svg .hover{fill:transparent}svg .hover:hover{fill:#0969da;fill-opacity:.08}
 .mem{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:18px 28px}
-table{border-collapse:collapse;font-size:13px;width:100%}
-th,td{padding:3px 8px;border-bottom:1px solid #eaeef2;white-space:nowrap}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-size:12.5px;width:100%}
+th,td{padding:3px 6px;border-bottom:1px solid #eaeef2;white-space:nowrap}
 th{position:sticky;top:0;background:#f6f8fa;text-align:left;border-bottom:1px solid #d8dee4}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-td.name{white-space:normal;word-break:break-all;max-width:330px}
+td.name{white-space:normal;overflow-wrap:anywhere;min-width:180px;max-width:340px}
 tr.total td{font-weight:600;border-top:2px solid #d8dee4}
 tbody tr:nth-child(even){background:#fafbfc}
 .note{font-size:12px;color:#636c76;max-width:1000px}
 )";
+
+// Escaped name with line-break opportunities after '/', '_' and '.' (ONNX paths are long).
+std::string breakable(const std::string& name) {
+  std::string out;
+  for (char c : escape(name)) {
+    out += c;
+    if (c == '/' || c == '_' || c == '.') out += "<wbr>";
+  }
+  return out;
+}
 
 std::string card(const std::string& key, const std::string& value) {
   return R"(<div class="card"><div class="k">)" + escape(key) + R"(</div><div class="v">)" + value + "</div></div>";
@@ -75,7 +86,7 @@ std::string summary(const RunResult& r) {
   s += card("MAC/cycle", report::mac_per_cycle(r.total_macs, r.total_cycles));
   s += card("MACs", group_digits(r.total_macs));
   s += card("layers / tiles", fmt::format("{} / {}", r.layers.size(), group_digits(t.tiles)));
-  s += card("DMA L2&#8594;L1 / L1&#8594;L2 / L3", escape(report::bytes_label(t.dma_in) + " / " +
+  s += card("DMA L2→L1 / L1→L2 / L3", escape(report::bytes_label(t.dma_in) + " / " +
                                                         report::bytes_label(t.dma_out) + " / " + report::bytes_label(t.l3)));
   s += card("verification", badge(r));
   s += "</div>\n";
@@ -97,7 +108,7 @@ std::string summary(const RunResult& r) {
 
 std::string table(const RunResult& r) {
   std::string s =
-      "<table>\n<thead><tr><th class=\"n\">#</th><th>name</th><th>op</th><th>engine</th><th class=\"n\">MACs</th>"
+      "<div class=\"scroll\"><table>\n<thead><tr><th class=\"n\">#</th><th>name</th><th>op</th><th>engine</th><th class=\"n\">MACs</th>"
       "<th class=\"n\">cycles</th><th class=\"n\">MAC/cycle</th><th class=\"n\">compute</th><th class=\"n\">%</th>"
       "<th class=\"n\">DMA wait</th><th class=\"n\">%</th><th class=\"n\">overhead</th><th class=\"n\">%</th>"
       "<th class=\"n\">tiles</th><th class=\"n\">DMA in</th><th class=\"n\">DMA out</th><th class=\"n\">L3</th></tr></thead>\n"
@@ -110,7 +121,7 @@ std::string table(const RunResult& r) {
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-        cls, idx, escape(name), escape(op), escape(engine), group_digits(macs), group_digits(cycles),
+        cls, idx, breakable(name), escape(op), escape(engine), group_digits(macs), group_digits(cycles),
         report::mac_per_cycle(macs, cycles), group_digits(compute), percent(compute, cycles), group_digits(wait),
         percent(wait, cycles), group_digits(overhead), percent(overhead, cycles), group_digits(tiles),
         report::bytes_label(in), report::bytes_label(out), report::bytes_label(l3));
@@ -123,7 +134,7 @@ std::string table(const RunResult& r) {
   const report::Totals t = report::layer_totals(r);
   s += row(" class=\"total\"", "", "TOTAL", "", "", t.macs, t.cycles, t.compute, t.dma_wait, t.overhead, t.tiles, t.dma_in,
            t.dma_out, t.l3);
-  return s + "</tbody>\n</table>\n";
+  return s + "</tbody>\n</table></div>\n";
 }
 
 std::string memory_section(const RunResult& r) {

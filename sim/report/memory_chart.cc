@@ -44,7 +44,7 @@ std::string memory_chart(const MemoryUse& m, const RunResult& r) {
     s += fmt::format(R"(<text x="{}" y="{}" class="tick" text-anchor="end">{}</text>)", coord(kLeft - 6), coord(y + 4),
                      short_number(t));
   }
-  for (double t : nice_ticks(static_cast<double>(n), 10)) {
+  for (double t : nice_ticks(static_cast<double>(n), static_cast<int>(std::min<size_t>(n, 10)))) {  // whole steps
     if (t > static_cast<double>(n)) break;
     s += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" class="axis"/>)", coord(x_of(t)), coord(kTop + plot_h),
                      coord(kTop + plot_h + 4));

@@ -294,8 +294,8 @@ TEST_CASE("L3 copy cycles: uDMA HyperRAM and DDR", "[dma-cost]") {
   CHECK(g.cluster_per_periph == Approx(3.5));  // 175 MHz / 50 MHz
   // one line of 1000 B: 1 + 6·2 + 6 + 1000 = 1019 periph cycles; ⌈1019·3.5⌉ = 3567; + 200 = 3767
   CHECK(l3_copy_cycles(g, 1, 1000) == 3767);
-  // two lines: 2038·3.5 = 7133; + 200 (once per copy) = 7333
-  CHECK(l3_copy_cycles(g, 2, 1000) == 7333);
+  // two lines: each line rounds up on its own, 2·⌈1019·3.5⌉ = 2·3567 = 7134; + 200 (once per copy) = 7334
+  CHECK(l3_copy_cycles(g, 2, 1000) == 7334);
 
   // realistic: HyperBus DDR at 100 MHz (1.75 cluster cycles per bus clock), latency 15:
   // 15 + 1000/2 = 515 bus clocks; ⌈515·1.75⌉ = ⌈901.25⌉ = 902; + 200 = 1102

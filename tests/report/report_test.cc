@@ -214,8 +214,10 @@ TEST_CASE("run trace: tracks, metadata and microsecond timestamps", "[report]") 
   CHECK(tid_of.at("dma in") < tid_of.at("l3 dma"));
   CHECK(tid_of.at("l3 dma") < tid_of.at("perf counters"));
 
+  int found = 0;
   for (const json& e : j["traceEvents"])  // the l3 load of step 1: 50,000 cycles = 500 us, layer a<b&c
     if (e["ph"] == "X" && e["name"] == "load w") {
+      ++found;
       CHECK(e["ts"].get<double>() == Approx(500.0));
       CHECK(e["dur"].get<double>() == Approx(20.0));
       CHECK(e["args"]["layer"] == "a<b&c");
@@ -224,8 +226,13 @@ TEST_CASE("run trace: tracks, metadata and microsecond timestamps", "[report]") 
 
   RunResult no_clock = r;  // 1 us per cycle
   no_clock.freq_hz = 0;
-  for (const json& e : json::parse(run_to_trace(no_clock))["traceEvents"])
-    if (e["ph"] == "X" && e["name"] == "load w") CHECK(e["ts"].get<double>() == Approx(50'000.0));
+  const json slow = json::parse(run_to_trace(no_clock));
+  for (const json& e : slow["traceEvents"])
+    if (e["ph"] == "X" && e["name"] == "load w") {
+      ++found;
+      CHECK(e["ts"].get<double>() == Approx(50'000.0));
+    }
+  CHECK(found == 2);
 }
 
 TEST_CASE("run HTML: self-contained, one SVG per chart, escaped text", "[report]") {
