@@ -28,6 +28,7 @@
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
+#include "e2e/e2e_nets.h"
 #include "schedule/dep_order.h"
 #include "support/paths.h"
 #include "support/run.h"
@@ -35,64 +36,14 @@
 
 using namespace edgesim;
 using Catch::Matchers::Contains;
+using test::Net;
+using test::Platform;
+using test::load_nets;
+using test::onnx_below;
+using test::platforms;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Net {
-  std::string name, path;
-  Graph graph;
-  std::vector<Tensor> inputs;
-  InterpreterResult want;
-};
-
-struct Platform {
-  std::string name;
-  PlatformSpec spec;
-};
-
-const std::vector<Platform>& platforms() {
-  static const std::vector<Platform> ps = [] {
-    std::vector<Platform> r;
-    for (const auto& e : fs::directory_iterator(test::source_dir() + "/platforms"))
-      if (e.path().extension() == ".yaml")
-        r.push_back({e.path().stem().string(), load_platform(e.path().string())});
-    std::sort(r.begin(), r.end(), [](const Platform& a, const Platform& b) { return a.name < b.name; });
-    return r;
-  }();
-  return ps;
-}
-
-// Imports (once) every .onnx below `root` that the front end accepts; the rest are counted.
-std::vector<Net> load_nets(const std::vector<std::string>& files, const std::string& root, size_t& rejected) {
-  std::vector<Net> nets;
-  for (const std::string& f : files) {
-    Net n;
-    n.path = f;
-    n.name = root.empty() ? fs::path(f).parent_path().filename().string() : fs::relative(f, root).string();
-    try {
-      n.graph = import_onnx(f);
-    } catch (const ImportError&) {
-      ++rejected;
-      continue;
-    }
-    n.inputs = random_inputs(n.graph, 7);
-    InterpreterOptions o;
-    o.keep_all = true;
-    n.want = interpret(n.graph, n.inputs, o);
-    nets.push_back(std::move(n));
-  }
-  return nets;
-}
-
-std::vector<std::string> onnx_below(const std::string& root) {
-  std::vector<std::string> r;
-  if (!fs::is_directory(root)) return r;
-  for (const auto& e : fs::recursive_directory_iterator(root))
-    if (e.path().extension() == ".onnx") r.push_back(e.path().string());
-  std::sort(r.begin(), r.end());
-  return r;
-}
 
 struct Matrix {
   int exact = 0, infeasible = 0, failed = 0;
