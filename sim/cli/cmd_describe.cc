@@ -15,6 +15,7 @@
 #include "compiler/ir/graph.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/commands.h"
+#include "sim/soc/soc.h"
 
 namespace edgesim::cli {
 namespace {
@@ -47,7 +48,11 @@ int run_describe(const DescribeOptions& o) {
   if (platform.empty() && !o.overrides.empty())
     throw CliError("describe: --set needs a platform (--platform FILE)");
 
-  if (!platform.empty()) std::cout << describe_platform(load_platform(platform, o.overrides));
+  if (!platform.empty()) {
+    std::cout << describe_platform(load_platform(platform, o.overrides));
+    std::cout << "\nSimulator (impl values `edgesim run` models)\n";
+    for (const std::string& line : simulator_components()) std::cout << "  " << line << "\n";
+  }
   if (!network.empty()) {
     if (!platform.empty()) std::cout << "\n";
     std::cout << print_graph(import_onnx(network));

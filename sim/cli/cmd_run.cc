@@ -103,7 +103,7 @@ int run_run(const RunArgs& a) {
     r.verify_message = "skipped (timing only)";
   }
 
-  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers), inputs {}\n", a.model,
+  std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\n", a.model,
                            g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), input_label);
   print_run_table(std::cout, r);
   for (const CheckResult& c : golden)

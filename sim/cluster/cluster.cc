@@ -3,12 +3,19 @@
 
 #include <algorithm>
 
+#include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
 
 namespace edgesim {
 
 ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p) {
   ClusterConventions c;
+  c.workers = p.cluster.n_cores;
+  try {
+    c.workers = policy_budgets(p, policy).nc;
+  } catch (const std::exception&) {
+    // a schedule with an unknown policy name: all cores
+  }
   if (policy.rfind("deeploy", 0) == 0) {
     c.fork_per_tile = true;
     c.extra_barriers = 0;
@@ -21,8 +28,9 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
 
 Cluster::Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p,
                  const ClusterConventions& conv)
-    : Engine(name, listener), p_(p), conv_(conv), dma_(dma_timing(p)),
-      n_cores_(static_cast<int>(std::max<int64_t>(1, p.cluster.n_cores))) {
+    : Engine(name, listener), p_(p), workers_(p.cluster), conv_(conv), dma_(dma_timing(p)),
+      n_cores_(static_cast<int>(std::max<int64_t>(1, conv.workers))) {
+  workers_.n_cores = n_cores_;
   track_ = "cluster";
   if (conv_.single_core_issue) dma_.single_core_dma = true;
 }
@@ -39,7 +47,7 @@ void Cluster::cost_kernel(Job& j, const Command& c, bool first_of_step, bool til
   std::vector<Shape> in, out;
   for (const BufView& v : c.inputs) in.push_back(v.shape);
   for (const BufView& v : c.outputs) out.push_back(v.shape);
-  const KernelCost k = cluster_kernel_cost(c.params, in, out, p_.cluster);
+  const KernelCost k = cluster_kernel_cost(c.params, in, out, workers_);
   const ClusterCostSpec& cc = p_.cluster.cost;
   int64_t lead = waited_dma ? dma_.wake_cycles : 0;
   if (conv_.fork_per_tile || first_of_step) lead += cc.t_fork;

@@ -12,7 +12,7 @@
 // A DMA issue job lasts the core-side programming cost of the copy's MCHAN commands as DORY
 // issues them (kernels/dma/cost.h dory_copy_cost; per-row commands spread over the cores);
 // Deeploy's single-core loop issues everything from core 0.
-// Parameters: cluster.n_cores, cluster.cost.*, cluster.dma.* (issue, wake), budgets.dory.*.
+// Parameters: the policy's worker cores (budgets.*.n_cores, else cluster.n_cores), cluster.cost.*, cluster.dma.* (issue, wake), budgets.dory.*.
 // Not modelled: instruction cache misses, stalls of cores on L2 accesses in whole-tensor steps
 // (they run the generic element-wise model), overlap of DMA programming with the kernel.
 #pragma once
@@ -29,6 +29,7 @@ struct ClusterConventions {
   bool fork_per_tile = false;     // Deeploy: one team fork per kernel call
   int64_t extra_barriers = 3;     // per tiled kernel (DORY 3, Deeploy 0)
   bool single_core_issue = false; // Deeploy's tiling loop / GAP9's single_core_dma
+  int64_t workers = 8;            // cores the kernels run on (the policy's budgets: GAP9 uses 8 of 9)
 };
 ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p);
 
@@ -36,7 +37,7 @@ class Cluster : public Engine {
  public:
   Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p,
           const ClusterConventions& conv);
-  int n_cores() const { return n_cores_; }
+  int n_cores() const { return n_cores_; }   // worker cores
 
   // Fills a kernel job's duration, work, lead and per-core cycles for Compute command c.
   // first_of_step: the step's first kernel (pays the fork under DORY); tiled: part of a tiled
@@ -51,6 +52,7 @@ class Cluster : public Engine {
 
  private:
   const PlatformSpec& p_;
+  ClusterSpec workers_;            // cluster spec with n_cores = the worker cores
   ClusterConventions conv_;
   DmaTiming dma_;
   int n_cores_;

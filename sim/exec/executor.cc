@@ -272,7 +272,6 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
   r.buffering = s.buffering;
   r.fidelity = p.fidelity.mode;
   r.freq_hz = p.cluster.freq_hz;
-  r.n_cores = static_cast<int>(p.cluster.n_cores);
   r.data = opt.data;
 
   ScheduleMachine machine(g, s);
@@ -286,7 +285,9 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
   {
     SimContext ctx;
     Executor ex("executor", g, s, machine, opt, r);
-    Soc soc = build_soc(p, levels, ex, conventions_for(s.policy, p));
+    const ClusterConventions conv = conventions_for(s.policy, p);
+    r.n_cores = static_cast<int>(conv.workers);
+    Soc soc = build_soc(p, levels, ex, conv);
     ex.attach(&soc);
     ctx.run();
     if (!ex.error().empty()) throw std::runtime_error(ex.error());

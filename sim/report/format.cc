@@ -1,8 +1,6 @@
 // Implementation of the shared report formatting (see format.h).
 #include "sim/report/format.h"
 
-#include <cmath>
-#include <cstdlib>
 
 #include <fmt/format.h>
 

@@ -26,7 +26,7 @@ using report::percent;
 const char* const kCss = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1f2328;
  margin:0;background:#fff}
-main{max-width:1300px;margin:0 auto;padding:24px 20px 48px}
+main{max-width:1340px;margin:0 auto;padding:24px 20px 48px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 8px;border-bottom:1px solid #d8dee4;padding-bottom:4px}
 h3{font-size:14px;margin:0 0 2px}
 .meta,.muted{color:#636c76;fill:#636c76}
@@ -48,10 +48,10 @@ svg .hover{fill:transparent}svg .hover:hover{fill:#0969da;fill-opacity:.08}
 .mem{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:18px 28px}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;font-size:12.5px;width:100%}
-th,td{padding:3px 6px;border-bottom:1px solid #eaeef2;white-space:nowrap}
+th,td{padding:3px 5px;border-bottom:1px solid #eaeef2;white-space:nowrap}
 th{position:sticky;top:0;background:#f6f8fa;text-align:left;border-bottom:1px solid #d8dee4}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-td.name{white-space:normal;overflow-wrap:anywhere;min-width:180px;max-width:340px}
+td.name{white-space:normal;overflow-wrap:anywhere;min-width:120px;max-width:320px}
 tr.total td{font-weight:600;border-top:2px solid #d8dee4}
 tbody tr:nth-child(even){background:#fafbfc}
 .note{font-size:12px;color:#636c76;max-width:1000px}
