@@ -2,6 +2,7 @@
 #include "sim/cluster/cluster.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
@@ -58,6 +59,15 @@ void Cluster::cost_kernel(Job& j, const Command& c, bool first_of_step, bool til
   j.duration = lead + k.cycles + barriers;
   j.core_cycles = k.core_cycles;
   j.kernel = k.kernel;
+}
+
+void Cluster::stretch_for_conflicts(Job& j, const Tcdm& l1, bool dma_in_flight) const {
+  const double others =
+      static_cast<double>(n_cores_ - 1) * kTcdmShare + static_cast<double>(dma_in_flight ? dma_.tcdm_ports : 0);
+  const auto extra =
+      static_cast<int64_t>(std::llround(static_cast<double>(j.work) * kTcdmShare * l1.expected_wait(others)));
+  j.work += extra;
+  j.duration += extra;
 }
 
 void Cluster::cost_issue(Job& j, const Command& c, int64_t gather_channels) const {

@@ -22,6 +22,7 @@
 #include "kernels/dma/cost.h"
 #include "platforms/loader/spec.h"
 #include "sim/core/engine.h"
+#include "sim/mem/tcdm.h"
 
 namespace edgesim {
 
@@ -46,6 +47,13 @@ class Cluster : public Engine {
   // Fills an issue job for a cluster_dma copy; gather_channels > 0: a depthwise layer's input,
   // gathered HWC -> CHW with one command per channel (TIMING_MODELS.md §3.4 rule 4).
   void cost_issue(Job& j, const Command& c, int64_t gather_channels) const;
+  // TCDM bank-conflict mode: in every cycle of a kernel's work each worker accesses the TCDM with
+  // probability kTcdmShare (6 loads in the 14 instructions of the 4x2 MatMul loop,
+  // TIMING_MODELS.md §2.2), and the DMA's ports access every cycle while an L1 transfer is in
+  // flight. A core's access then waits Tcdm::expected_wait(others) on average, others =
+  // (workers - 1)·share + DMA ports: work grows by work · share · expected_wait(others).
+  static constexpr double kTcdmShare = 6.0 / 14.0;
+  void stretch_for_conflicts(Job& j, const Tcdm& l1, bool dma_in_flight) const;
 
  protected:
   size_t pick() const override;

@@ -28,6 +28,11 @@ void ClusterDma::cost_transfer(Job& j, const Command& c, const DmaAddresses& a, 
   j.duration = dory_copy_cost(t_, c.count.data(), tcdm, to_l1, gather_channels > 0, gather_channels).transfer;
 }
 
+void ClusterDma::stretch_for_conflicts(Job& j, const Tcdm& l1, int64_t workers, double share) const {
+  const double wait = l1.expected_wait(static_cast<double>(workers) * share);
+  j.duration = static_cast<int64_t>(std::ceil(static_cast<double>(j.duration) * (1.0 + wait)));
+}
+
 void ClusterDma::move(const Command& c, const DmaAddresses& a, const std::string& who) {
   auto side = [&](Level l) -> tlm::tlm_fw_transport_if<>& {
     if (l == Level::L1) return *l1.operator->();

@@ -23,6 +23,7 @@
 #include "compiler/schedule/machine.h"
 #include "kernels/dma/cost.h"
 #include "sim/core/engine.h"
+#include "sim/mem/tcdm.h"
 
 namespace edgesim {
 
@@ -44,6 +45,12 @@ class ClusterDma : public sc_core::sc_module {
   // Fills a transfer job's duration for copy c (TCDM-side start address from a; gather_channels
   // as Cluster::cost_issue).
   void cost_transfer(Job& j, const Command& c, const DmaAddresses& a, int64_t gather_channels) const;
+  // TCDM bank-conflict mode, a kernel running when the transfer starts: its ports share the banks
+  // with the worker cores (each accessing with probability `share`); every word slot waits
+  // Tcdm::expected_wait(workers · share) on average (its own ports stream consecutive words,
+  // which never meet in one bank).
+  // (Alone, the ports stream consecutive words, which never meet in one bank.)
+  void stretch_for_conflicts(Job& j, const Tcdm& l1, int64_t workers, double share) const;
   // Moves the bytes of copy c; throws std::runtime_error naming `who` on a failed transaction.
   void move(const Command& c, const DmaAddresses& a, const std::string& who);
   const DmaTiming& timing() const { return t_; }

@@ -14,6 +14,7 @@
 #include "compiler/schedule/machine.h"
 #include "sim/core/context.h"
 #include "sim/exec/layer_label.h"
+#include "sim/mem/tcdm.h"
 #include "sim/soc/soc.h"
 #include "sim/stats/memory_use.h"
 
@@ -43,7 +44,11 @@ class Executor : public sc_core::sc_module, public JobListener {
     SC_THREAD(start);
     index_commands();
   }
-  void attach(Soc* soc) { soc_ = soc; }
+  void attach(Soc* soc) {
+    soc_ = soc;
+    const auto* t = dynamic_cast<const Tcdm*>(soc->l1.get());
+    tcdm_ = t && t->conflicts() ? t : nullptr;
+  }
   const std::string& error() const { return error_; }
   size_t completed() const { return completed_; }
   size_t total() const { return cmds_.size(); }
@@ -81,6 +86,9 @@ class Executor : public sc_core::sc_module, public JobListener {
   SimOptions opt_;
   RunResult& r_;
   Soc* soc_ = nullptr;
+  const Tcdm* tcdm_ = nullptr;      // set in bank-conflict mode: kernels and L1 DMA contend
+  int l1_transfers_ = 0;            // cluster DMA transfers in flight
+  int kernels_ = 0;                 // kernels running
   std::vector<Cmd> cmds_;
   std::vector<int> step_left_;      // commands not yet complete, per step
   size_t next_end_ = 0;             // first step not yet ended
@@ -187,8 +195,12 @@ void Executor::started(Job& j) {
   if (&j == &k.issue) return;
   const Command& c = *k.c;
   if (c.kind == Command::Kind::Compute) {
+    if (tcdm_) soc_->cluster->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0);
+    ++kernels_;
     if (opt_.data) m_.run_compute(c, who(k));
   } else if (c.engine == "cluster_dma") {
+    if (tcdm_ && kernels_ > 0) soc_->dma->stretch_for_conflicts(j, *tcdm_, soc_->cluster->n_cores(), Cluster::kTcdmShare);
+    ++l1_transfers_;
     if (opt_.data) soc_->dma->move(c, k.addr, who(k));
   } else {
     soc_->udma->start(j, c, k.addr, opt_.data, who(k));
@@ -205,6 +217,8 @@ void Executor::finished(Job& j) {
     soc_->dma->channel(k.addr).submit(&k.main);
     return;
   }
+  if (k.c->kind == Command::Kind::Compute) --kernels_;
+  else if (k.c->engine == "cluster_dma") --l1_transfers_;
   k.done = true;
   ++completed_;
   for (int d : k.dependents)

@@ -3,11 +3,13 @@
 // double buffering, the earliest completion of individual DMA copies in the trace, the cycle
 // split of every layer, and bit-exact data through the simulated memories.
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
@@ -180,4 +182,79 @@ TEST_CASE("a platform the simulator cannot model is one clear error", "[sim][exe
   const PlatformSpec sira = load_platform(test::source_dir() + "/platforms/siracusa.yaml");
   const Schedule s = schedule_for(g, sira, "auto");
   CHECK_THROWS_WITH(simulate(g, s, p, test::random_inputs(g, 1)), Catch::Matchers::Contains("no cluster section"));
+}
+
+TEST_CASE("uDMA: an L3 copy occupies its channel for the software cost plus its lines", "[sim][exec]") {
+  // MobileNetV1-128 on GAP8 streams weights from HyperRAM (4.2 MB of weights, 512 KiB of L2).
+  const std::string model = std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx";
+  const PlatformSpec p = load_platform(test::source_dir() + "/platforms/gap8.yaml");
+  const Graph g = import_onnx(model);
+  const Schedule s = build_schedule(g, p, tile_graph(g, p, "dory"), {});
+  SimOptions opt;
+  opt.data = false;
+  opt.trace = true;
+  const SimOutcome r = simulate(g, s, p, {}, opt);
+  const L3Timing t = l3_timing(p);
+  int checked = 0;
+  for (size_t k = 0; k < s.steps.size(); ++k)
+    for (const Command& c : s.steps[k].commands) {
+      if (c.engine != "l3_dma" || checked >= 20) continue;
+      const auto it = std::find_if(r.result.trace.begin(), r.result.trace.end(), [&](const TraceSlice& x) {
+        return x.track == "l3 dma" && x.name == c.note && x.step == static_cast<int>(k);
+      });
+      REQUIRE(it != r.result.trace.end());
+      INFO(c.note);
+      // Every line is one HyperRAM sub-transfer (the bus is free: the uDMA serves one copy at a
+      // time), plus the driver cost once: exactly l3_copy_cycles of the pure model.
+      CHECK(it->dur == l3_copy_cycles(t, c.count[0] * c.count[1], c.count[2]));
+      ++checked;
+    }
+  CHECK(checked == 20);
+}
+
+TEST_CASE("a corrupted schedule fails verification naming the first differing layer", "[sim][exec]") {
+  const PlatformSpec p = load_platform(test::source_dir() + "/platforms/gap8.yaml");
+  const Graph g = import_onnx(test::source_dir() + "/models/resnet8/model.onnx");
+  Schedule s = build_schedule(g, p, tile_graph(g, p, "dory"), {});
+  // Give the first kernel of step 2 (a 3×3 conv) an input zero point: its output, and
+  // everything after it, differs; the message must name step 2's layer, not a later one.
+  Command* victim = nullptr;
+  for (Command& c : s.steps.at(2).commands)
+    if (c.kind == Command::Kind::Compute && !victim) victim = &c;
+  REQUIRE(victim);
+  auto& cp = std::get<ConvParams>(victim->params);
+  cp.x_zp += 40;
+  const std::vector<Tensor> in = test::random_inputs(g, 1);
+  InterpreterOptions io;
+  io.keep_all = true;
+  const SimOutcome r = simulate(g, s, p, in);
+  const VerifyOutcome v = verify_against_interpreter(g, *r.values, interpret(g, in, io));
+  CHECK_FALSE(v.ok);
+  CHECK_THAT(v.message, Catch::Matchers::StartsWith("layer 2 '" + g.nodes[2].name + "'") &&
+                            Catch::Matchers::Contains("first difference at flat index"));
+}
+
+TEST_CASE("TCDM bank-conflict mode stretches kernels by the expected wait of their accesses", "[sim][exec]") {
+  const PlatformSpec p = load_platform(test::source_dir() + "/platforms/siracusa.yaml");
+  const PlatformSpec pc = load_platform(test::source_dir() + "/platforms/siracusa.yaml", {"fidelity.l1_conflicts=true"});
+  const Graph g = pointwise_graph();
+  const Schedule s = schedule_for(g, p, "single");   // no DMA overlaps a kernel
+  SimOptions timing;
+  timing.data = false;
+  const int64_t base = simulate(g, s, p, {}, timing).result.total_cycles;
+  const int64_t conflicted = simulate(g, s, pc, {}, timing).result.total_cycles;
+  // Each kernel's work W (cost minus its fixed overhead) grows by round(W · f · wait), f = 6/14,
+  // wait = others / (2 · 16 banks), others = 7 other workers · f.
+  const double f = 6.0 / 14.0, wait = 7.0 * f / 32.0;
+  int64_t extra = 0;
+  for (const Command& c : s.steps[0].commands) {
+    if (c.kind != Command::Kind::Compute) continue;
+    std::vector<Shape> in, out;
+    for (const BufView& v : c.inputs) in.push_back(v.shape);
+    for (const BufView& v : c.outputs) out.push_back(v.shape);
+    const KernelCost k = cluster_kernel_cost(c.params, in, out, p.cluster);
+    extra += static_cast<int64_t>(std::llround(static_cast<double>(k.cycles - k.overhead) * f * wait));
+  }
+  CHECK(extra > 0);
+  CHECK(conflicted == base + extra);
 }

@@ -118,3 +118,15 @@ TEST_CASE("Many simulations in one process: a fresh context per run", "[sim]") {
     REQUIRE(r[0][0].done == i + 10);
   }
 }
+
+TEST_CASE("TCDM: expected wait of an access among random accesses", "[sim][mem]") {
+  const PlatformSpec p = platform("siracusa", {"fidelity.l1_conflicts=true"});
+  std::vector<std::byte> storage(64);
+  SimContext ctx;
+  Tcdm t("l1", storage, p);
+  REQUIRE(p.l1.banks == 16);
+  CHECK(t.expected_wait(0) == 0.0);
+  // One other access: same bank with probability 1/16, then served first or second: 1/32.
+  CHECK(t.expected_wait(1) == Approx(1.0 / 32));
+  CHECK(t.expected_wait(8) == Approx(8.0 / 32));
+}
