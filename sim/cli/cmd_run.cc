@@ -75,8 +75,12 @@ int run_run(const RunArgs& a) {
   sopt.buffering = a.buffering;
   Schedule s = build_schedule(g, spec, tilings, sopt);
   check_allocation(s);
-  s.network = fs::path(a.model).stem().string() == "model" ? fs::path(a.model).parent_path().filename().string()
-                                                           : fs::path(a.model).stem().string();
+  // Report name: the file stem, or its folder for the generic names of models/ and Deeploy's tests.
+  const fs::path mp(a.model);
+  const std::string stem = mp.stem().string();
+  s.network = (stem == "model" || stem == "network") && !mp.parent_path().filename().empty()
+                  ? mp.parent_path().filename().string()
+                  : stem;
 
   SimOptions opt;
   opt.data = !a.timing_only;
