@@ -19,14 +19,17 @@ namespace edgesim {
 
 namespace {
 
-int parse_buffering(const std::string& b, const PlatformSpec& spec) {
+// 1 single, 2 double, 0 per layer (each tiled step as its LayerTiling's l1.db).
+int parse_buffering(const std::string& b, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings) {
   if (b == "single") return 1;
   if (b == "double") return 2;
+  if (b == "per-layer") return 0;
+  if (b == "auto" && !tilings.empty() && tilings.front().policy == "tuned") return 0;
   if (b == "auto") {
     if (spec.budgets.dory.present && spec.budgets.dory.db > 0) return spec.budgets.dory.db >= 2 ? 2 : 1;
     return 2;
   }
-  throw std::invalid_argument("schedule: unknown buffering '" + b + "' (known: auto, single, double)");
+  throw std::invalid_argument("schedule: unknown buffering '" + b + "' (known: auto, single, double, per-layer)");
 }
 
 struct Overflow {
@@ -102,8 +105,8 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   ctx.spec = &spec;
   ctx.s = &s;
   ctx.consts_in_l3 = consts_in_l3;
-  ctx.buffering = parse_buffering(opt.buffering, spec);
-  s.buffering = ctx.buffering == 2 ? "double" : "single";
+  ctx.buffering = parse_buffering(opt.buffering, spec, tilings);
+  s.buffering = ctx.buffering == 2 ? "double" : ctx.buffering == 1 ? "single" : "per-layer";
   // The policy's budgets (compiler/tiler/policy.h); tilings made outside a named policy (tests,
   // hand-written tilings) are checked against the dory budgets.
   const auto names = policy_names();
@@ -143,10 +146,12 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
 Schedule build_schedule(const Graph& g, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings,
                         const ScheduleOptions& opt) {
   Overflow over;
-  Schedule s = build_one(g, spec, tilings, opt, false, over);
+  Schedule s = build_one(g, spec, tilings, opt, opt.constants == "l3" && spec.l3.size > 0, over);
+  if (opt.constants != "auto" && opt.constants != "l3")
+    throw std::invalid_argument("schedule: unknown constants placement '" + opt.constants + "' (known: auto, l3)");
   // Constants resident in L2 for the whole run do not fit: keep them in L3 and stage each
   // layer's constants into L2 for its step, as DORY's network loop does (TIMING_MODELS.md §8.5).
-  if (over.any && over.level == Level::L2 && spec.l3.size > 0) {
+  if (over.any && over.level == Level::L2 && spec.l3.size > 0 && opt.constants == "auto") {
     Overflow again;
     Schedule t = build_one(g, spec, tilings, opt, true, again);
     if (!again.any) return t;

@@ -19,7 +19,12 @@
 namespace edgesim {
 
 struct ScheduleOptions {
-  std::string buffering = "auto";   // "auto" (platform: budgets.dory.db), "single", "double"
+  // "auto" (platform: budgets.dory.db; per layer for `tuned` tilings), "single", "double",
+  // "per-layer" (each tiled step as its LayerTiling's l1.db: 1 single, 2 double)
+  std::string buffering = "auto";
+  // "auto": constants in L2 unless they overflow it (then all in L3); "l3": all in L3 from the
+  // start when the platform has one (the autotuner mirrors a network's placement on one layer)
+  std::string constants = "auto";
 };
 
 // Throws std::runtime_error naming the step when a level overflows after allocation.

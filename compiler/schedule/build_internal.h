@@ -58,7 +58,7 @@ struct BuildContext {
   std::map<int, const LayerTiling*> tiling_of;   // node -> tiling
   int64_t l2_budget = 0;                          // tensors larger than this live in L3
   int64_t l1_budget = 0;
-  int buffering = 2;
+  int buffering = 2;              // 1 single, 2 double, 0 per layer (LayerTiling::l1.db)
   bool consts_in_l3 = false;                      // every constant homed in L3 (DORY §8.5)
   int next_cmd = 0;
   int last_step = 0;

@@ -137,7 +137,8 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   // without the double-buffer factor.
   size_t max_tiles = 0;
   for (const Slab& sl : slabs) max_tiles = std::max(max_tiles, sl.tiles.size());
-  const int l1db = (t.l1.whole || max_tiles <= 1) ? 1 : ctx.buffering;
+  const int requested = ctx.buffering == 0 ? (t.l1.db >= 2 ? 2 : 1) : ctx.buffering;
+  const int l1db = (t.l1.whole || max_tiles <= 1) ? 1 : requested;
   Step& step = s.steps.at(node);
   step.tiled = true;
   step.tiling = t;
@@ -224,7 +225,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   const std::vector<int> c_l1 = c_max > 0 ? l1_bufs("c", c_max, c_loads) : std::vector<int>{};
 
   // Emission.
-  StepEmitter em(ctx, step, ctx.buffering == 1);
+  StepEmitter em(ctx, step, requested == 1);
   std::vector<bool> slab_done_load(slabs.size() * (nin + 1), false);
   auto slab_region = [&](size_t k, size_t j) {
     const Region& home = k == nin ? y_home : in_home[k];
