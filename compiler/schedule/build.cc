@@ -24,7 +24,7 @@ int parse_buffering(const std::string& b, const PlatformSpec& spec, const std::v
   if (b == "single") return 1;
   if (b == "double") return 2;
   if (b == "per-layer") return 0;
-  if (b == "auto" && !tilings.empty() && tilings.front().policy == "tuned") return 0;
+  if (b == "auto" && !tilings.empty() && tilings.front().policy.rfind("tuned", 0) == 0) return 0;
   if (b == "auto") {
     if (spec.budgets.dory.present && spec.budgets.dory.db > 0) return spec.budgets.dory.db >= 2 ? 2 : 1;
     return 2;
@@ -99,7 +99,8 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   Schedule s;
   s.network = g.name;
   s.platform = spec.name;
-  s.policy = tilings.empty() ? "" : tilings.front().policy;
+  // A tuned network's layers say "tuned" (DORY's loop) or "tuned-deeploy" (Deeploy's loop).
+  s.policy = tilings.empty() ? "" : tilings.front().policy.rfind("tuned", 0) == 0 ? "tuned" : tilings.front().policy;
   sched::BuildContext ctx;
   ctx.g = &g;
   ctx.spec = &spec;

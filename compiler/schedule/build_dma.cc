@@ -24,21 +24,21 @@ StepEmitter::StepEmitter(BuildContext& ctx, Step& step, bool serial)
 
 int StepEmitter::emit(Command c, const std::vector<int>& reads, const std::vector<int>& writes) {
   c.id = ctx_.next_cmd++;
-  std::set<int> deps;
-  for (int b : reads)
-    for (int d : writers_[b]) deps.insert(d);
-  for (int b : writes) {
-    for (int d : readers_[b]) deps.insert(d);
-    if (readers_[b].empty())
-      for (int d : writers_[b]) deps.insert(d);   // full rewrite without a read in between
-  }
+  std::vector<int>& deps = c.deps;
+  deps.clear();
   if (serial_) {
-    deps.clear();
-    if (prev_ >= 0) deps.insert(prev_);
+    if (prev_ >= 0) deps.push_back(prev_);
+  } else {
+    for (int b : reads) deps.insert(deps.end(), writers_[b].begin(), writers_[b].end());
+    for (int b : writes) {
+      deps.insert(deps.end(), readers_[b].begin(), readers_[b].end());
+      if (readers_[b].empty())   // full rewrite without a read in between
+        deps.insert(deps.end(), writers_[b].begin(), writers_[b].end());
+    }
   }
-  if (deps.empty())
-    for (int d : ctx_.step_sinks) deps.insert(d);
-  c.deps.assign(deps.begin(), deps.end());
+  if (deps.empty()) deps = ctx_.step_sinks;
+  std::sort(deps.begin(), deps.end());
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
   for (int b : reads) readers_[b].push_back(c.id);
   for (int b : writes) {
     if (!readers_[b].empty()) writers_[b].clear();
@@ -117,13 +117,17 @@ std::vector<int> StepEmitter::copy(const Region& src, const Region& dst, const B
 }
 
 void StepEmitter::finish() {
-  std::set<int> used;
+  if (step_.commands.empty()) return;
+  // Command ids of a step are consecutive: mark the ones some command of the step depends on.
+  const int first = step_.commands.front().id;
+  std::vector<char> used(step_.commands.size(), 0);
   for (const Command& c : step_.commands)
-    for (int d : c.deps) used.insert(d);
+    for (int d : c.deps)
+      if (d >= first && d - first < static_cast<int>(used.size())) used[static_cast<size_t>(d - first)] = 1;
   std::vector<int> sinks;
   for (const Command& c : step_.commands)
-    if (!used.count(c.id)) sinks.push_back(c.id);
-  if (!step_.commands.empty()) ctx_.step_sinks = sinks;
+    if (!used[static_cast<size_t>(c.id - first)]) sinks.push_back(c.id);
+  ctx_.step_sinks = sinks;
 }
 
 }  // namespace edgesim::sched

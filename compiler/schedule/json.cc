@@ -200,4 +200,7 @@ Schedule schedule_from_json(const json& j) {
   return s;
 }
 
+json tiling_to_json(const LayerTiling& t) { return tiling_to(t); }
+LayerTiling tiling_from_json(const json& j) { return tiling_from(In{j, "tiling"}); }
+
 }  // namespace edgesim

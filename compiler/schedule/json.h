@@ -9,4 +9,8 @@ namespace edgesim {
 nlohmann::json schedule_to_json(const Schedule& s);
 Schedule schedule_from_json(const nlohmann::json& j);   // throws std::runtime_error naming the key
 
+// One LayerTiling, in the form it takes inside a schedule's steps (also the tuner's cache).
+nlohmann::json tiling_to_json(const LayerTiling& t);
+LayerTiling tiling_from_json(const nlohmann::json& j);  // throws std::runtime_error naming the key
+
 }  // namespace edgesim

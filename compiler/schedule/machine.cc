@@ -59,11 +59,11 @@ Tensor read_back(const View& v) {
 
 }  // namespace
 
-ScheduleMachine::ScheduleMachine(const Graph& g, const Schedule& s) : g_(g), s_(s) {
+ScheduleMachine::ScheduleMachine(const Graph& g, const Schedule& s, bool storage) : g_(g), s_(s) {
   for (size_t l = 0; l < mem_.size(); ++l) {
     if (s.high_water[l] < 0)
       throw std::runtime_error(fmt::format("execute: negative high water of {}", level_name(static_cast<Level>(l))));
-    mem_[l].assign(static_cast<size_t>(s.high_water[l]), std::byte{0});
+    if (storage) mem_[l].assign(static_cast<size_t>(s.high_water[l]), std::byte{0});
   }
   for (size_t i = 0; i < s.buffers.size(); ++i) {
     const Buffer& b = s.buffers[i];

@@ -30,8 +30,9 @@ struct DmaAddresses {
 
 class ScheduleMachine {
  public:
-  // Validates buffers and placements and allocates each level (high_water bytes).
-  ScheduleMachine(const Graph& g, const Schedule& s);
+  // Validates buffers and placements and allocates each level (high_water bytes); without
+  // `storage` the levels stay empty (timing-only runs: only dma_addresses() may be used).
+  ScheduleMachine(const Graph& g, const Schedule& s, bool storage = true);
   // Writes the constants and the graph inputs to their placements.
   void load(const std::vector<Tensor>& inputs);
 

@@ -1,20 +1,24 @@
 // Policy registry and the whole-graph driver: names -> policies, and tile_graph, which tiles
 // the layer nodes in order and threads DORY's only cross-layer coupling (a layer's input is in
-// L3 when the previous layer node's output was L3-tiled, TILING.md §1.1).
+// L3 when the previous layer node's output was L3-tiled, TILING.md §1.1). `tuned` is the
+// autotuner (compiler/tune/tuned_policy.h).
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "compiler/tiler/internal.h"
+#include "compiler/tune/tuned_policy.h"
 
 namespace edgesim {
 
-std::vector<std::string> policy_names() { return {"dory", "dory-2021", "deeploy"}; }
+std::vector<std::string> policy_names() { return {"dory", "dory-2021", "deeploy", "tuned"}; }
 
 std::unique_ptr<TilingPolicy> make_policy(const std::string& name) {
   if (name == "dory") return make_dory_policy(false);
   if (name == "dory-2021") return make_dory_policy(true);
   if (name == "deeploy") return make_deeploy_policy();
+  if (name == "tuned") return make_tuned_policy();
   throw std::invalid_argument(fmt::format("unknown tiling policy '{}' (known: {})", name,
                                           fmt::join(policy_names(), ", ")));
 }
@@ -23,6 +27,15 @@ Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy) {
   if (policy == "dory") return dory_policy_budgets(spec);
   if (policy == "dory-2021") return dory2021_policy_budgets(spec, nullptr, -1);
   if (policy == "deeploy") return deeploy_policy_budgets(spec);
+  if (policy.rfind("tuned", 0) == 0) {   // "tuned" and the tuned layers' "tuned-deeploy"
+    // tuned may pick either flow's tile: the larger of the two budgets per level, DORY's loop.
+    Budgets b = dory_policy_budgets(spec);
+    const Budgets d = deeploy_policy_budgets(spec);
+    b.l1 = std::max(b.l1, d.l1);
+    b.l2 = std::max(b.l2, d.l2);
+    b.l3 = std::max(b.l3, d.l3);
+    return b;
+  }
   make_policy(policy);   // throws the unknown-policy error
   return {};
 }

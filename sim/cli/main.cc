@@ -6,7 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/tune/tuned_policy.h"
 #include "sim/cli/commands.h"
+#include "sim/tune/sim_evaluator.h"
 
 // libsystemc.so defines main() and calls sc_main; this executable has its own main, and the
 // stub keeps the link happy once sim/ links SystemC.
@@ -27,12 +29,16 @@ std::string default_platform_path() {
 
 int main(int argc, char** argv) {
   using namespace edgesim::cli;
+  // `--policy tuned` anywhere: the autotuner simulates its candidates on the SystemC model.
+  edgesim::tune_settings().make_simulator = [](int jobs) {
+    return std::make_unique<edgesim::SimulatingEvaluator>(jobs);
+  };
   CLI::App app{"edgesim: cycle-approximate simulator with an integrated int8 deployment flow"};
   app.set_version_flag("--version", std::string("edgesim ") + EDGESIM_VERSION);
   app.require_subcommand(1);
   // Each registrar adds one subcommand and its action; remember which action belongs to it.
   std::vector<std::pair<const CLI::App*, Action>> actions;
-  for (auto reg : {register_describe, register_verify, register_compile, register_run}) {
+  for (auto reg : {register_describe, register_verify, register_compile, register_run, register_tune, register_sweep}) {
     Action a;
     reg(app, a);
     actions.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(a));

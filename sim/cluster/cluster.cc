@@ -17,7 +17,7 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
   } catch (const std::exception&) {
     // a schedule with an unknown policy name: all cores
   }
-  if (policy.rfind("deeploy", 0) == 0) {
+  if (policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy") {
     c.fork_per_tile = true;
     c.extra_barriers = 0;
     c.single_core_issue = true;
@@ -27,13 +27,11 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
   return c;
 }
 
-Cluster::Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p,
-                 const ClusterConventions& conv)
-    : Engine(name, listener), p_(p), workers_(p.cluster), conv_(conv), dma_(dma_timing(p)),
-      n_cores_(static_cast<int>(std::max<int64_t>(1, conv.workers))) {
+Cluster::Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p, int64_t workers)
+    : Engine(name, listener), p_(p), workers_(p.cluster), dma_(dma_timing(p)),
+      n_cores_(static_cast<int>(std::max<int64_t>(1, workers))) {
   workers_.n_cores = n_cores_;
   track_ = "cluster";
-  if (conv_.single_core_issue) dma_.single_core_dma = true;
 }
 
 size_t Cluster::pick() const {
@@ -44,15 +42,16 @@ size_t Cluster::pick() const {
   return best;
 }
 
-void Cluster::cost_kernel(Job& j, const Command& c, bool first_of_step, bool tiled, bool waited_dma) const {
+void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& conv, bool first_of_step, bool tiled,
+                          bool waited_dma) const {
   std::vector<Shape> in, out;
   for (const BufView& v : c.inputs) in.push_back(v.shape);
   for (const BufView& v : c.outputs) out.push_back(v.shape);
   const KernelCost k = cluster_kernel_cost(c.params, in, out, workers_);
   const ClusterCostSpec& cc = p_.cluster.cost;
   int64_t lead = waited_dma ? dma_.wake_cycles : 0;
-  if (conv_.fork_per_tile || first_of_step) lead += cc.t_fork;
-  const int64_t barriers = tiled ? conv_.extra_barriers * cc.t_bar : 0;
+  if (conv.fork_per_tile || first_of_step) lead += cc.t_fork;
+  const int64_t barriers = tiled ? conv.extra_barriers * cc.t_bar : 0;
   j.kind = Job::Kind::Kernel;
   j.lead = lead;
   j.work = std::max<int64_t>(0, k.cycles - k.overhead);
@@ -70,16 +69,18 @@ void Cluster::stretch_for_conflicts(Job& j, const Tcdm& l1, bool dma_in_flight) 
   j.duration += extra;
 }
 
-void Cluster::cost_issue(Job& j, const Command& c, int64_t gather_channels) const {
+void Cluster::cost_issue(Job& j, const Command& c, const ClusterConventions& conv, int64_t gather_channels) const {
   const bool gather = gather_channels > 0;
-  const CopyCost cost = dory_copy_cost(dma_, c.count.data(), 0, true, gather, gather_channels);
+  DmaTiming t = dma_;
+  if (conv.single_core_issue) t.single_core_dma = true;
+  const CopyCost cost = dory_copy_cost(t, c.count.data(), 0, true, gather, gather_channels);
   j.kind = Job::Kind::Issue;
   j.lead = 0;
   j.work = 0;
   j.duration = cost.issue;
   j.core_cycles.assign(static_cast<size_t>(n_cores_), 0);
-  for (const MchanCommand& m : dory_commands(dma_, c.count.data(), gather, gather_channels))
-    j.core_cycles[static_cast<size_t>(std::clamp(m.core, 0, n_cores_ - 1))] += mchan_issue_cycles(dma_, m.two_d);
+  for (const MchanCommand& m : dory_commands(t, c.count.data(), gather, gather_channels))
+    j.core_cycles[static_cast<size_t>(std::clamp(m.core, 0, n_cores_ - 1))] += mchan_issue_cycles(t, m.two_d);
   j.kernel = "dma issue";
 }
 

@@ -32,21 +32,24 @@ struct ClusterConventions {
   bool single_core_issue = false; // Deeploy's tiling loop / GAP9's single_core_dma
   int64_t workers = 8;            // cores the kernels run on (the policy's budgets: GAP9 uses 8 of 9)
 };
+// By policy name: "deeploy*" and "tuned-deeploy" follow Deeploy's loop, everything else DORY's.
 ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p);
 
 class Cluster : public Engine {
  public:
-  Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p,
-          const ClusterConventions& conv);
+  // `workers`: the cores kernels run on (conventions_for(...).workers of the schedule's policy).
+  Cluster(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p, int64_t workers);
   int n_cores() const { return n_cores_; }   // worker cores
 
   // Fills a kernel job's duration, work, lead and per-core cycles for Compute command c.
   // first_of_step: the step's first kernel (pays the fork under DORY); tiled: part of a tiled
   // step (pays the pipeline barriers); waited_dma: c depends on a DMA transfer (pays the wake).
-  void cost_kernel(Job& j, const Command& c, bool first_of_step, bool tiled, bool waited_dma) const;
+  // conv: the conventions of the command's step (a tuned network may mix DORY's and Deeploy's loops).
+  void cost_kernel(Job& j, const Command& c, const ClusterConventions& conv, bool first_of_step, bool tiled,
+                   bool waited_dma) const;
   // Fills an issue job for a cluster_dma copy; gather_channels > 0: a depthwise layer's input,
   // gathered HWC -> CHW with one command per channel (TIMING_MODELS.md §3.4 rule 4).
-  void cost_issue(Job& j, const Command& c, int64_t gather_channels) const;
+  void cost_issue(Job& j, const Command& c, const ClusterConventions& conv, int64_t gather_channels) const;
   // TCDM bank-conflict mode: in every cycle of a kernel's work each worker accesses the TCDM with
   // probability kTcdmShare (6 loads in the 14 instructions of the 4x2 MatMul loop,
   // TIMING_MODELS.md §2.2), and the DMA's ports access every cycle while an L1 transfer is in
@@ -61,7 +64,6 @@ class Cluster : public Engine {
  private:
   const PlatformSpec& p_;
   ClusterSpec workers_;            // cluster spec with n_cores = the worker cores
-  ClusterConventions conv_;
   DmaTiming dma_;
   int n_cores_;
 };

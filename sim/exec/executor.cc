@@ -37,9 +37,9 @@ struct Cmd {
 
 class Executor : public sc_core::sc_module, public JobListener {
  public:
-  Executor(const sc_core::sc_module_name& n, const Graph& g, const Schedule& s, ScheduleMachine& m,
-           const SimOptions& opt, RunResult& r)
-      : sc_core::sc_module(n), g_(g), s_(s), m_(m), opt_(opt), r_(r) {
+  Executor(const sc_core::sc_module_name& n, const Graph& g, const Schedule& s, const PlatformSpec& p,
+           ScheduleMachine& m, const SimOptions& opt, RunResult& r)
+      : sc_core::sc_module(n), g_(g), s_(s), p_(p), m_(m), opt_(opt), r_(r) {
     SC_HAS_PROCESS(Executor);
     SC_THREAD(start);
     index_commands();
@@ -82,6 +82,7 @@ class Executor : public sc_core::sc_module, public JobListener {
 
   const Graph& g_;
   const Schedule& s_;
+  const PlatformSpec& p_;
   ScheduleMachine& m_;
   SimOptions opt_;
   RunResult& r_;
@@ -90,6 +91,7 @@ class Executor : public sc_core::sc_module, public JobListener {
   int l1_transfers_ = 0;            // cluster DMA transfers in flight
   int kernels_ = 0;                 // kernels running
   std::vector<Cmd> cmds_;
+  std::vector<ClusterConventions> conv_;   // per step: its tiling's policy (a tuned network mixes loops)
   std::vector<int> step_left_;      // commands not yet complete, per step
   size_t next_end_ = 0;             // first step not yet ended
   int64_t step_start_ = 0;
@@ -98,9 +100,13 @@ class Executor : public sc_core::sc_module, public JobListener {
 };
 
 void Executor::index_commands() {
-  std::unordered_map<int, int> by_id;
+  std::vector<int> by_id;   // command id -> index into cmds_ (ids are small and increasing)
   std::vector<std::pair<int, int64_t>> gather_buffers;   // (buffer, channels of the tile)
   step_left_.assign(s_.steps.size(), 0);
+  size_t total = 0;
+  for (const Step& st : s_.steps) total += st.commands.size();
+  cmds_.reserve(total);
+  for (const Step& st : s_.steps) conv_.push_back(conventions_for(st.tiled ? st.tiling.policy : s_.policy, p_));
   r_.layers.resize(s_.steps.size());
   for (size_t si = 0; si < s_.steps.size(); ++si) {
     const Step& st = s_.steps[si];
@@ -136,14 +142,20 @@ void Executor::index_commands() {
         if (c.engine != "cluster_dma" && c.engine != "l3_dma")
           throw SimError(fmt::format("step {} '{}' command {}: DMA engine '{}' is not simulated", si, st.name, c.id,
                                      c.engine));
-        k.addr = m_.dma_addresses(c, who(k));
+        try {
+          k.addr = m_.dma_addresses(c, "");   // the label is only built on an error
+        } catch (const std::runtime_error& e) {
+          throw std::runtime_error(who(k) + e.what());
+        }
         if (dw && c.engine == "cluster_dma" && k.addr.dst_level == Level::L1) writers[c.dst.buffer].push_back(cmds_.size());
       }
       if (dw && c.kind == Command::Kind::Compute && !c.inputs.empty() && c.inputs[0].shape.size() == 4) {
         for (size_t w : writers[c.inputs[0].buffer]) cmds_[w].gather = c.inputs[0].shape[1];
         writers[c.inputs[0].buffer].clear();
       }
-      by_id[c.id] = static_cast<int>(cmds_.size());
+      if (c.id < 0 || c.id > (1 << 30)) throw std::runtime_error(who(k) + ": command id out of range");
+      if (static_cast<size_t>(c.id) >= by_id.size()) by_id.resize(static_cast<size_t>(c.id) + 1, -1);
+      by_id[static_cast<size_t>(c.id)] = static_cast<int>(cmds_.size());
       cmds_.push_back(std::move(k));
       ++step_left_[si];
     }
@@ -151,12 +163,12 @@ void Executor::index_commands() {
   for (size_t i = 0; i < cmds_.size(); ++i) {
     Cmd& k = cmds_[i];
     for (int d : k.c->deps) {
-      const auto it = by_id.find(d);
-      if (it == by_id.end() || it->second >= static_cast<int>(i))
+      const int at = d >= 0 && static_cast<size_t>(d) < by_id.size() ? by_id[static_cast<size_t>(d)] : -1;
+      if (at < 0 || at >= static_cast<int>(i))
         throw std::runtime_error(fmt::format("{}: dependency on unknown or later command {}", who(k), d));
-      cmds_[static_cast<size_t>(it->second)].dependents.push_back(static_cast<int>(i));
+      cmds_[static_cast<size_t>(at)].dependents.push_back(static_cast<int>(i));
       ++k.pending;
-      if (cmds_[static_cast<size_t>(it->second)].c->kind == Command::Kind::Dma) k.after_dma = true;
+      if (cmds_[static_cast<size_t>(at)].c->kind == Command::Kind::Dma) k.after_dma = true;
     }
   }
 }
@@ -178,10 +190,10 @@ void Executor::ready(int ki) {
   k.main.step = k.issue.step = k.step;
   k.main.id = k.issue.id = c.id;
   if (c.kind == Command::Kind::Compute) {
-    soc_->cluster->cost_kernel(k.main, c, k.first_kernel, st.tiled, k.after_dma);
+    soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, k.after_dma);
     soc_->cluster->submit(&k.main);
   } else if (c.engine == "cluster_dma") {
-    soc_->cluster->cost_issue(k.issue, c, k.gather);
+    soc_->cluster->cost_issue(k.issue, c, conv_[static_cast<size_t>(k.step)], k.gather);
     soc_->cluster->submit(&k.issue);
   } else {
     if (!soc_->udma) throw SimError(who(k) + ": an L3 copy on a platform without L3");
@@ -288,20 +300,20 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
   r.freq_hz = p.cluster.freq_hz;
   r.data = opt.data;
 
-  ScheduleMachine machine(g, s);
+  ScheduleMachine machine(g, s, opt.data);   // timing only: levels without storage
   if (opt.data) machine.load(inputs);
   std::array<std::vector<std::byte>*, 4> levels{};
+  std::array<int64_t, 4> sizes{};
   for (Level l : {Level::L3, Level::L2, Level::L1, Level::WMEM}) {
-    auto& v = machine.level(l);
-    if (v.empty()) v.resize(1);   // a memory needs at least one byte of storage
-    levels[static_cast<size_t>(l)] = &v;
+    levels[static_cast<size_t>(l)] = &machine.level(l);
+    sizes[static_cast<size_t>(l)] = std::max<int64_t>(1, s.high_water[static_cast<size_t>(l)]);
   }
   {
     SimContext ctx;
-    Executor ex("executor", g, s, machine, opt, r);
+    Executor ex("executor", g, s, p, machine, opt, r);
     const ClusterConventions conv = conventions_for(s.policy, p);
     r.n_cores = static_cast<int>(conv.workers);
-    Soc soc = build_soc(p, levels, ex, conv);
+    Soc soc = build_soc(p, levels, sizes, ex, conv.workers);
     ex.attach(&soc);
     ctx.run();
     if (!ex.error().empty()) throw std::runtime_error(ex.error());

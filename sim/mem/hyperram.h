@@ -15,7 +15,7 @@ namespace edgesim {
 
 class HyperRam : public Memory {
  public:
-  HyperRam(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, const PlatformSpec& p);
+  HyperRam(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size, const PlatformSpec& p);
   int64_t access_cycles(int64_t start, int64_t addr, int64_t bytes, bool write) override;
 
  private:

@@ -7,8 +7,8 @@
 
 namespace edgesim {
 
-Memory::Memory(const sc_core::sc_module_name& name, std::vector<std::byte>& storage)
-    : sc_core::sc_module(name), socket("socket"), storage_(storage) {
+Memory::Memory(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size)
+    : sc_core::sc_module(name), socket("socket"), storage_(storage), size_(size) {
   socket.register_b_transport(this, &Memory::b_transport);
 }
 
@@ -20,6 +20,10 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& p, sc_core::sc_time& del
     return;
   }
   const bool write = p.get_command() == tlm::TLM_WRITE_COMMAND;
+  if (p.get_command() != tlm::TLM_IGNORE_COMMAND && addr + len > static_cast<int64_t>(storage_.size())) {
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);   // data access of a timing-only memory
+    return;
+  }
   if (p.get_command() == tlm::TLM_READ_COMMAND) {
     std::memcpy(p.get_data_ptr(), storage_.data() + addr, static_cast<size_t>(len));
     bytes_read_ += len;

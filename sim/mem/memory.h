@@ -5,7 +5,8 @@
 // cluster cycles, 1 cycle = 1 ns), counted from the current time plus the incoming delay; an
 // IGNORE command times an access without moving data (timing-only runs).
 // Storage belongs to the caller (the run's ScheduleMachine level array), so the timed run and
-// the functional model see the same bytes.
+// the functional model see the same bytes. The level's size is given apart: a timing-only run
+// has no storage and may only send IGNORE commands.
 // Implementations register in sim/soc/registry.cc by the YAML `impl:` of their level.
 #pragma once
 #include <cstddef>
@@ -24,8 +25,8 @@ class Memory : public sc_core::sc_module {
   // Several initiators (cluster DMA, uDMA, tests) bind to one memory.
   tlm_utils::multi_passthrough_target_socket<Memory> socket;
 
-  Memory(const sc_core::sc_module_name& name, std::vector<std::byte>& storage);
-  int64_t size() const { return static_cast<int64_t>(storage_.size()); }
+  Memory(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size);
+  int64_t size() const { return size_; }
   std::byte* data() { return storage_.data(); }
   int64_t bytes_read() const { return bytes_read_; }
   int64_t bytes_written() const { return bytes_written_; }
@@ -37,6 +38,7 @@ class Memory : public sc_core::sc_module {
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   std::vector<std::byte>& storage_;
+  int64_t size_;
   int64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 

@@ -6,8 +6,9 @@
 
 namespace edgesim {
 
-Sram::Sram(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, const PlatformSpec& p)
-    : Memory(name, storage),
+Sram::Sram(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size,
+           const PlatformSpec& p)
+    : Memory(name, storage, size),
       latency_(std::max<int64_t>(0, p.l2.latency_from_cluster)),
       bw_(p.fidelity.l2_bw_cap ? p.l2.bw_bytes_per_cycle : 0) {}
 

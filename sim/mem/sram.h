@@ -14,7 +14,7 @@ namespace edgesim {
 
 class Sram : public Memory {
  public:
-  Sram(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, const PlatformSpec& p);
+  Sram(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size, const PlatformSpec& p);
   int64_t access_cycles(int64_t start, int64_t addr, int64_t bytes, bool write) override;
 
  private:

@@ -5,8 +5,9 @@
 
 namespace edgesim {
 
-Tcdm::Tcdm(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, const PlatformSpec& p)
-    : Memory(name, storage),
+Tcdm::Tcdm(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size,
+           const PlatformSpec& p)
+    : Memory(name, storage, size),
       banks_(std::max<int64_t>(1, p.l1.banks)),
       word_(std::max<int64_t>(1, p.l1.bank_width_bytes)),
       interleave_(std::max<int64_t>(1, p.l1.interleave_bytes)),

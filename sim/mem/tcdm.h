@@ -22,7 +22,7 @@ namespace edgesim {
 
 class Tcdm : public Memory {
  public:
-  Tcdm(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, const PlatformSpec& p);
+  Tcdm(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size, const PlatformSpec& p);
   int64_t access_cycles(int64_t start, int64_t addr, int64_t bytes, bool write) override;
   bool conflicts() const { return conflicts_; }
   double expected_wait(double others) const { return others / (2.0 * static_cast<double>(banks_)); }

@@ -12,11 +12,14 @@ namespace edgesim {
 
 namespace {
 
-using MemoryFactory = std::function<std::unique_ptr<Memory>(const char*, std::vector<std::byte>&, const PlatformSpec&)>;
+using MemoryFactory =
+    std::function<std::unique_ptr<Memory>(const char*, std::vector<std::byte>&, int64_t, const PlatformSpec&)>;
 
 template <class T>
 MemoryFactory make() {
-  return [](const char* n, std::vector<std::byte>& s, const PlatformSpec& p) { return std::make_unique<T>(n, s, p); };
+  return [](const char* n, std::vector<std::byte>& s, int64_t size, const PlatformSpec& p) {
+    return std::make_unique<T>(n, s, size, p);
+  };
 }
 
 const std::map<std::string, MemoryFactory>& l1_impls() {
@@ -54,12 +57,12 @@ std::string names(const std::vector<std::string>& v) {
 
 std::unique_ptr<Memory> memory(const std::map<std::string, MemoryFactory>& reg, const std::string& key,
                                const std::string& impl, const char* name, std::vector<std::byte>& storage,
-                               const PlatformSpec& p) {
+                               int64_t size, const PlatformSpec& p) {
   const auto it = reg.find(impl);
   if (it == reg.end())
     throw SimError("platform " + p.name + ": " + key + " '" + impl + "' is not implemented by the simulator (has: " +
                    names(reg) + ")");
-  return it->second(name, storage, p);
+  return it->second(name, storage, size, p);
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
@@ -70,8 +73,8 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 }  // namespace
 
-Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> levels, JobListener& listener,
-              const ClusterConventions& conv) {
+Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> levels, std::array<int64_t, 4> sizes,
+              JobListener& listener, int64_t workers) {
   if (!p.cluster.present)
     throw SimError("platform " + p.name + " has no cluster section: its engines (e.g. the MVU array) are not "
                    "simulated yet");
@@ -83,11 +86,14 @@ Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> leve
     throw SimError("platform " + p.name + ": cluster.dma.impl '" + p.cluster.dma.impl +
                    "' is not implemented by the simulator (has: " + names(dma_impls()) + ")");
   Soc s;
-  s.l1 = memory(l1_impls(), "l1.impl", p.l1.impl, "l1", *levels[static_cast<size_t>(Level::L1)], p);
-  s.l2 = memory(l2_impls(), "l2.impl", p.l2.impl, "l2", *levels[static_cast<size_t>(Level::L2)], p);
+  s.l1 = memory(l1_impls(), "l1.impl", p.l1.impl, "l1", *levels[static_cast<size_t>(Level::L1)],
+                  sizes[static_cast<size_t>(Level::L1)], p);
+  s.l2 = memory(l2_impls(), "l2.impl", p.l2.impl, "l2", *levels[static_cast<size_t>(Level::L2)],
+                  sizes[static_cast<size_t>(Level::L2)], p);
   const bool has_l3 = p.l3.impl != "none" && p.l3.size > 0;
-  if (has_l3) s.l3 = memory(l3_impls(), "l3.impl", p.l3.impl, "l3", *levels[static_cast<size_t>(Level::L3)], p);
-  s.cluster = std::make_unique<Cluster>("cluster", listener, p, conv);
+  if (has_l3) s.l3 = memory(l3_impls(), "l3.impl", p.l3.impl, "l3", *levels[static_cast<size_t>(Level::L3)],
+                  sizes[static_cast<size_t>(Level::L3)], p);
+  s.cluster = std::make_unique<Cluster>("cluster", listener, p, workers);
   s.dma = std::make_unique<ClusterDma>("cluster_dma", listener, p);
   s.dma->l1.bind(s.l1->socket);
   s.dma->l2.bind(s.l2->socket);

@@ -36,8 +36,10 @@ struct Soc {
 };
 
 // `levels` supplies the storage of L1, L2 and L3 (sized to the schedule's high-water marks).
-Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> levels, JobListener& listener,
-              const ClusterConventions& conv);
+// `workers`: the cores kernels run on; `sizes`: the bytes of each level (storage may be empty
+// in timing-only runs).
+Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> levels, std::array<int64_t, 4> sizes,
+              JobListener& listener, int64_t workers);
 
 // "kind: impl, impl, ..." lines of what the simulator implements (for `edgesim describe`).
 std::vector<std::string> simulator_components();

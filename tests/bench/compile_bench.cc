@@ -24,28 +24,17 @@
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 
+#include "bench_util.h"
+
 using namespace edgesim;
-
-namespace {
-
-long peak_rss_kib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;   // KiB on Linux
-}
-
-}  // namespace
+using bench::best_ms;
+using bench::peak_rss_kib;
 
 int main(int argc, char** argv) {
-  int reps = 3;
-  std::string platform = EDGESIM_SOURCE_DIR "/platforms/gap8.yaml";
-  std::string model = EDGESIM_BUILD_DIR "/models/mobilenetv1_128/model.onnx";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--platform" && i + 1 < argc) platform = argv[++i];
-    else model = a;
-  }
+  const bench::Args args = bench::parse_args(argc, argv, 3);
+  const int reps = args.reps;
+  const std::string& platform = args.platform;
+  const std::string& model = args.model;
   try {
     const PlatformSpec spec = load_platform(platform);
     const auto t0 = std::chrono::steady_clock::now();

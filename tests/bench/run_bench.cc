@@ -31,40 +31,18 @@ extern "C" int sc_main(int, char**) { return 0; }   // libsystemc.so defines mai
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
 
+#include "bench_util.h"
+
 using namespace edgesim;
-
-namespace {
-
-long peak_rss_kib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;   // KiB on Linux
-}
-
-double best_ms(int reps, const std::function<void()>& f) {
-  double best = std::numeric_limits<double>::infinity();
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  return best;
-}
-
-}  // namespace
+using bench::best_ms;
+using bench::peak_rss_kib;
 
 int main(int argc, char** argv) {
-  int reps = 3;
-  std::string platform = EDGESIM_SOURCE_DIR "/platforms/gap8.yaml";
-  std::string policy = "dory";
-  std::string model = EDGESIM_BUILD_DIR "/models/mobilenetv1_128/model.onnx";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--platform" && i + 1 < argc) platform = argv[++i];
-    else if (a == "--policy" && i + 1 < argc) policy = argv[++i];
-    else model = a;
-  }
+  const bench::Args args = bench::parse_args(argc, argv, 3);
+  const int reps = args.reps;
+  const std::string& platform = args.platform;
+  const std::string& model = args.model;
+  const std::string& policy = args.policy;
   try {
     const PlatformSpec spec = load_platform(platform);
     Graph g;

@@ -30,7 +30,7 @@ std::vector<std::vector<Access>> run(const PlatformSpec& p, std::vector<std::vec
   std::vector<std::byte> storage(static_cast<size_t>(bytes));
   {
     SimContext ctx;
-    M mem("mem", storage, p);
+    M mem("mem", storage, static_cast<int64_t>(storage.size()), p);
     std::vector<std::unique_ptr<Probe>> probes;
     for (size_t i = 0; i < per_probe.size(); ++i) {
       probes.push_back(std::make_unique<Probe>(("probe" + std::to_string(i)).c_str()));
@@ -123,7 +123,7 @@ TEST_CASE("TCDM: expected wait of an access among random accesses", "[sim][mem]"
   const PlatformSpec p = platform("siracusa", {"fidelity.l1_conflicts=true"});
   std::vector<std::byte> storage(64);
   SimContext ctx;
-  Tcdm t("l1", storage, p);
+  Tcdm t("l1", storage, static_cast<int64_t>(storage.size()), p);
   REQUIRE(p.l1.banks == 16);
   CHECK(t.expected_wait(0) == 0.0);
   // One other access: same bank with probability 1/16, then served first or second: 1/32.

@@ -24,10 +24,11 @@ std::string gap8() { return source_dir() + "/platforms/gap8.yaml"; }
 
 TEST_CASE("tiler: policy names and unknown policy", "[tiler]") {
   const auto names = policy_names();
-  REQUIRE(names.size() == 3);
+  REQUIRE(names.size() == 4);
   CHECK(names[0] == "dory");
   CHECK(names[1] == "dory-2021");
   CHECK(names[2] == "deeploy");
+  CHECK(names[3] == "tuned");
   for (const auto& n : names) CHECK(make_policy(n)->name() == n);
   try {
     make_policy("tetris");
@@ -35,7 +36,7 @@ TEST_CASE("tiler: policy names and unknown policy", "[tiler]") {
   } catch (const std::invalid_argument& e) {
     const std::string m = e.what();
     CHECK(m.find("'tetris'") != std::string::npos);
-    CHECK(m.find("dory, dory-2021, deeploy") != std::string::npos);
+    CHECK(m.find("dory, dory-2021, deeploy, tuned") != std::string::npos);
   }
 }
 

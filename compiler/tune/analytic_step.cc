@@ -1,0 +1,302 @@
+// The tiled step of the analytic cost (analytic.cc states the model): loops over the L2 slabs
+// of the step (batch element -> Cout slab -> row slab, as build_layer.cc), and inside a slab over
+// tile classes (Cout kind × H kind × W kind, analytic_internal.h), never over single tiles.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "compiler/tune/analytic_layer.h"
+#include "kernels/cost/cluster_cost.h"
+
+namespace edgesim::tune_detail {
+
+namespace {
+
+using Key = std::array<int64_t, 8>;   // (start, extent) per tile index n, c, h, w of a box
+
+Key box_key(const bool dep[4], int64_t b, int64_t c0, int64_t nc, const Win& h, const Win& w) {
+  Key k{};
+  if (dep[kN]) k[0] = b, k[1] = 1;
+  if (dep[kC]) k[2] = c0, k[3] = nc;
+  if (dep[kH]) k[4] = h.start, k[5] = h.n;
+  if (dep[kW]) k[6] = w.start, k[7] = w.n;
+  return k;
+}
+
+// Calls add(ci, hi, wi, count) for the tiles of a slab at which an operand whose box depends on
+// the tile indices `dep` is loaded: every tile, or those whose box differs from the previous
+// tile's in Cout -> H -> W order; `first`: tile 0 loads (its box differs from the last one).
+template <class F>
+void for_loads(const DimTiles& c, const DimTiles& h, const DimTiles& w, const bool dep[4], bool every, bool first,
+               F&& add) {
+  auto cnt = [](const DimTiles& d, size_t i) { return d.kinds[i].count - (i == 0 ? 1 : 0); };
+  const size_t nc = c.kinds.size(), nh = h.kinds.size(), nw = w.kinds.size();
+  if (every) {
+    for (size_t ci = 0; ci < nc; ++ci)
+      for (size_t hi = 0; hi < nh; ++hi)
+        for (size_t wi = 0; wi < nw; ++wi) add(ci, hi, wi, c.kinds[ci].count * h.kinds[hi].count * w.kinds[wi].count);
+    return;
+  }
+  if (first) add(size_t{0}, size_t{0}, size_t{0}, int64_t{1});
+  if (dep[kW] && w.tiles > 1)   // W steps
+    for (size_t ci = 0; ci < nc; ++ci)
+      for (size_t hi = 0; hi < nh; ++hi)
+        for (size_t wi = 0; wi < nw; ++wi)
+          if (const int64_t k = c.kinds[ci].count * h.kinds[hi].count * cnt(w, wi)) add(ci, hi, wi, k);
+  if (h.tiles > 1 && (dep[kH] || (dep[kW] && w.tiles > 1)))   // H steps (W wraps to 0)
+    for (size_t ci = 0; ci < nc; ++ci)
+      for (size_t hi = 0; hi < nh; ++hi)
+        if (const int64_t k = c.kinds[ci].count * cnt(h, hi)) add(ci, hi, size_t{0}, k);
+  if (c.tiles > 1 && (dep[kC] || (dep[kH] && h.tiles > 1) || (dep[kW] && w.tiles > 1)))   // Cout steps
+    for (size_t ci = 0; ci < nc; ++ci)
+      if (const int64_t k = cnt(c, ci)) add(ci, size_t{0}, size_t{0}, k);
+}
+
+int64_t pick(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
+
+}  // namespace
+
+int64_t step_cycles(const Layer& L, const LayerTiling& t, Env& e) {
+  const size_t nin = L.in.size();
+  const int64_t slab_c = pick(t.l3.n_out, L.C), slab_h = pick(t.l3.h_out, L.H);
+  const int64_t tw = t.l1.whole ? L.W : pick(t.l1.w_out, L.W);
+  const DimTiles Wt = L.wd < 0 ? plain_tiles(0, 1, 1)
+                               : L.windows ? dim_tiles(0, L.W, tw, L.kw, L.sw, L.dw, L.pl, L.win)
+                                           : plain_tiles(0, L.W, tw);
+  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  const int64_t max_tiles = t.l1.whole ? 1
+                                       : cdiv(slab_c, pick(t.l1.n_out, slab_c)) *
+                                             cdiv(slab_h, pick(t.l1.h_out, slab_h)) * Wt.tiles;
+  const bool serial = t.l1.db < 2;
+  const bool pipelined = !serial && max_tiles > 1;   // L1 double buffers
+  bool cdep[4] = {false, false, false, false};
+  for (int bits : L.cvec) cdep[kC] = cdep[kC] || (bits & 1), cdep[kH] = cdep[kH] || (bits & 2);
+
+  int64_t total = e.deeploy ? 0 : e.fork;   // DORY: one team fork per layer
+  std::vector<Key> prev(nin + 1), prev_slab(nin + 1);
+  std::vector<bool> have(nin + 1, false), have_slab(nin + 1, false);
+  int64_t pending_store = 0;   // y slab store of the previous slab (non-serial: overlaps this slab)
+  int64_t prev_slab_time = -1;   // L1 time of the previous slab (hides the next slab loads)
+  std::vector<Shape> src(nin);
+  std::map<int64_t, DimTiles> h_memo;                                   // row slab start -> H tiles
+  std::map<std::tuple<int64_t, int64_t, uint64_t>, int64_t> slab_memo;   // (Cout slab size, row slab, loads of tile 0)
+
+  for (int64_t b = 0; b < L.nbatch; ++b)
+    for (int64_t sc = 0; sc < L.C; sc += slab_c)
+      for (int64_t sh = 0; sh < L.H; sh += slab_h) {
+        const int64_t nc_s = std::min(slab_c, L.C - sc), nh_s = std::min(slab_h, L.H - sh);
+        const int64_t tc = t.l1.whole ? nc_s : pick(t.l1.n_out, nc_s);
+        const int64_t th = t.l1.whole ? nh_s : pick(t.l1.h_out, nh_s);
+        const DimTiles Ct = plain_tiles(sc, nc_s, tc);
+        auto hit = h_memo.find(sh);
+        if (hit == h_memo.end())
+          hit = h_memo.emplace(sh, L.windows ? dim_tiles(sh, nh_s, th, L.kh, L.sh, L.dh, L.pt, L.hin)
+                                             : plain_tiles(sh, nh_s, th)).first;
+        const DimTiles& Ht = hit->second;
+        const Win hu{Ht.first.start, Ht.last.start + Ht.last.n - Ht.first.start, 0, 0};
+        const Win wu{Wt.first.start, Wt.last.start + Wt.last.n - Wt.first.start, 0, 0};
+
+        // L3 slabs: loads at the start of the slab, the output slab stored after it.
+        int64_t l3_in = 0, l3_out = 0;
+        for (size_t k = 0; k < nin; ++k) {
+          const Operand& o = L.in[k];
+          src[k] = o.home;
+          if (!o.l3) continue;
+          const Shape ext = slab_ext(L, k, nc_s, Ht, Wt);
+          src[k] = packed_like(ext, o.home);
+          const Key key = box_key(o.dep, b, sc, nc_s, hu, wu);
+          if (!have_slab[k] || key != prev_slab[k]) l3_in += l3_copy(e, ext, o.home, src[k], o.esize);
+          have_slab[k] = true, prev_slab[k] = key;
+        }
+        Shape ydst = L.y.home;
+        if (L.y.l3) {
+          const Shape ext = slab_ext(L, nin, nc_s, Ht, Wt);
+          ydst = packed_like(ext, L.y.home);
+          l3_out = l3_copy(e, ext, ydst, L.y.home, L.y.esize);
+        }
+
+        // Whether each reused operand (and the constants) loads at tile 0: its box differs from
+        // the one the previous slab's last tile used.
+        uint64_t mask = 0;
+        for (size_t k = 0; k <= nin; ++k) {
+          const bool consts = k == nin;
+          if (consts && L.cvec.empty()) continue;
+          const bool* dep = consts ? cdep : L.in[k].dep;
+          const Win hf = consts || !L.windows ? Win{Ht.first_o0, Ht.first_n, 0, 0} : Ht.first;
+          const Win hl = consts || !L.windows ? Win{Ht.last_o0, Ht.last_n, 0, 0} : Ht.last;
+          const Key kf = box_key(dep, b, Ct.first_o0, Ct.first_n, hf, Wt.first);
+          if (!have[k] || kf != prev[k]) mask |= uint64_t{1} << std::min<size_t>(k, 63);
+          have[k] = true, prev[k] = box_key(dep, b, Ct.last_o0, Ct.last_n, hl, Wt.last);
+        }
+        const auto memo_key = std::make_tuple(nc_s, sh, mask);
+        auto memo_it = slab_memo.find(memo_key);
+        const int64_t slab = memo_it != slab_memo.end() ? memo_it->second : [&]() -> int64_t {
+        // Per class: kernel job, per-tile loads, store.
+        const size_t nck = Ct.kinds.size(), nhk = Ht.kinds.size(), nwk = Wt.kinds.size();
+        const size_t ncls = nck * nhk * nwk;
+        std::vector<int64_t> kc(ncls);
+        std::vector<Dma> ld(ncls), st(ncls);
+        auto idx = [&](size_t ci, size_t hi, size_t wi) { return (ci * nhk + hi) * nwk + wi; };
+        auto load_cost = [&](size_t k, size_t ci, size_t hi, size_t wi) {
+          const Operand& o = L.in[k];
+          const Shape ext = tile_ext(L, k, Ct.kinds[ci].n, Ht.kinds[hi], Wt.kinds[wi]);
+          const int64_t gather = o.gather ? ext[1] : 0;
+          return l1_copy(e, ext, src[k], packed_like(ext, o.home), o.esize, true, 0, gather);
+        };
+        auto const_cost = [&](size_t ci, size_t hi) {
+          Dma r;
+          int64_t off = 0;
+          for (size_t v = 0; v < L.cvec.size(); ++v) {
+            const int bits = L.cvec[v];
+            const int64_t nc = bits & 1 ? Ct.kinds[ci].n : 1, nh = bits & 2 ? Ht.kinds[hi].n : 1;
+            const Shape ext = bits == 3 ? Shape{nh, nc} : Shape{nc * nh};
+            const Shape s = bits == 3 ? Shape{L.C, 1} : Shape{1};
+            const Shape d = bits == 3 ? Shape{nc, 1} : Shape{1};
+            const Dma c = l1_copy(e, ext, s, d, 4, true, off, 0);
+            r.issue += c.issue, r.transfer += c.transfer;
+            off += nc * nh * 4;
+          }
+          return r;
+        };
+        for (size_t ci = 0; ci < nck; ++ci)
+          for (size_t hi = 0; hi < nhk; ++hi)
+            for (size_t wi = 0; wi < nwk; ++wi) {
+              const Kind& ck = Ct.kinds[ci];
+              const Kind& hk = Ht.kinds[hi];
+              const Kind& wk = Wt.kinds[wi];
+              std::vector<Shape> ins, outs{tile_ext(L, nin, ck.n, hk, wk)};
+              for (size_t k = 0; k < nin; ++k) ins.push_back(tile_ext(L, k, ck.n, hk, wk));
+              const size_t i = idx(ci, hi, wi);
+              kc[i] = cluster_kernel_cost(tile_params(L, ck.n, hk, wk), ins, outs, e.workers).cycles + e.wake + e.bar +
+                      (e.deeploy ? e.fork : 0);
+              st[i] = l1_copy(e, outs[0], packed_like(outs[0], L.y.home), ydst, L.y.esize, false, 0, 0);
+              if (pipelined)
+                for (size_t k = 0; k < nin; ++k)
+                  if (!L.in[k].reuse) {
+                    const Dma d = load_cost(k, ci, hi, wi);
+                    ld[i].issue += d.issue, ld[i].transfer += d.transfer;
+                  }
+            }
+
+        // Loads of reused operands (weights, constants; every operand when not pipelined).
+        std::vector<Dma> reuse(nck);        // pipelined: one Cout change's w + constant loads, per kind
+        std::vector<int64_t> reuse_n(nck, 0);
+        Dma pro;                            // pipelined: tile 0's reused loads (prologue)
+        int64_t slab = 0;
+        for (size_t k = 0; k <= nin; ++k) {
+          const bool consts = k == nin;
+          if (consts && L.cvec.empty()) continue;
+          if (!consts && pipelined && !L.in[k].reuse) continue;
+          const bool* dep = consts ? cdep : L.in[k].dep;
+          const bool first = (mask >> std::min<size_t>(k, 63)) & 1;
+          auto cost = [&](size_t ci, size_t hi, size_t wi) { return consts ? const_cost(ci, hi) : load_cost(k, ci, hi, wi); };
+          if (pipelined && first) {
+            const Dma d = cost(0, 0, 0);
+            pro.issue += d.issue, pro.transfer += d.transfer;
+          }
+          for_loads(Ct, Ht, Wt, dep, false, first && !pipelined, [&](size_t ci, size_t hi, size_t wi, int64_t n) {
+            const Dma d = cost(ci, hi, wi);
+            if (!pipelined) {
+              slab += n * d.sum();
+            } else if (hi == 0 && wi == 0) {   // a Cout change
+              reuse[ci].issue += d.issue, reuse[ci].transfer += d.transfer;
+              reuse_n[ci] = n;
+            } else {                           // rows of a Gemm's per-row constants: issue only
+              slab += n * d.issue;
+            }
+          });
+        }
+
+        if (!pipelined) {
+          for (size_t i = 0; i < ncls; ++i) {
+            const size_t ci = i / (nhk * nwk), hi = (i / nwk) % nhk, wi = i % nwk;
+            const int64_t n = Ct.kinds[ci].count * Ht.kinds[hi].count * Wt.kinds[wi].count;
+            slab += n * (kc[i] + st[i].sum());
+          }
+        } else {
+          // per tile P = max(K + issue(store) + issue(next load), transfer(next load), issue + transfer
+          // of its store (a store is issued only after the previous one's transfer: both write the
+          // output's home, so the builder chains them)),
+          // the next tile's load running under this tile's kernel: summed over the pairs
+          // (tile class -> class of its successor in Cout -> H -> W order) with their counts.
+          auto P2 = [&](size_t a, size_t b) {
+            return std::max({kc[a] + st[a].issue + ld[b].issue, ld[b].transfer, st[a].sum()});
+          };
+          auto P = [&](size_t i) { return P2(i, i); };
+          int64_t sum_p = 0;
+          auto runs = [](const DimTiles& d, auto&& f) {   // f(from kind, to kind, count) inside one pass
+            for (size_t k = 0; k < d.kinds.size(); ++k) {
+              if (d.kinds[k].count > 1) f(k, k, d.kinds[k].count - 1);
+              if (k + 1 < d.kinds.size()) f(k, k + 1, int64_t{1});
+            }
+          };
+          const size_t wl = nwk - 1, hl = nhk - 1;
+          for (size_t ci = 0; ci < nck; ++ci)
+            for (size_t hi = 0; hi < nhk; ++hi)   // W steps inside each row of tiles
+              runs(Wt, [&](size_t a, size_t b2, int64_t m) {
+                sum_p += Ct.kinds[ci].count * Ht.kinds[hi].count * m * P2(idx(ci, hi, a), idx(ci, hi, b2));
+              });
+          for (size_t ci = 0; ci < nck; ++ci)     // H steps: end of a row -> start of the next
+            runs(Ht, [&](size_t a, size_t b2, int64_t m) {
+              sum_p += Ct.kinds[ci].count * m * P2(idx(ci, a, wl), idx(ci, b2, 0));
+            });
+          runs(Ct, [&](size_t a, size_t b2, int64_t m) { sum_p += m * P2(idx(a, hl, wl), idx(b2, 0, 0)); });
+          std::vector<int64_t> sp(nck, 0), sx(nck, 0);
+          for (size_t i = 0; i < ncls; ++i) {
+            const size_t ci = i / (nhk * nwk), hi = (i / nwk) % nhk, wi = i % nwk;
+            const int64_t per = Ht.kinds[hi].count * Wt.kinds[wi].count;
+            sp[ci] += per * P(i);
+            sx[ci] += per * ld[i].transfer;
+          }
+          // A Cout change loads w / constants into the free buffer during the previous Cout
+          // tile: its issue occupies the cluster, its transfer the channel's slack.
+          for (size_t ci = 0; ci < nck; ++ci) {
+            if (reuse_n[ci] == 0) continue;
+            const Dma& r = reuse[ci];
+            const int64_t after_same = Ct.kinds[ci].count - 1;   // preceded by a tile of the same kind
+            slab += after_same * std::max(r.issue, sx[ci] + r.transfer - sp[ci]);
+            if (ci > 0) slab += std::max(r.issue, sx[ci - 1] + r.transfer - sp[ci - 1]);
+          }
+          const size_t last = ncls - 1;
+          // Tile 1's input load is ready at the start too (its buffer is unused). With several
+          // constant vectors, the second one's copy waits for the first one's transfer (they
+          // share the c buffer), so tile 1's input transfer lands before tile 0 can start.
+          const size_t second = Wt.tiles > 1   ? idx(0, 0, Wt.kinds[0].count > 1 ? 0 : 1)
+                                : Ht.tiles > 1 ? idx(0, Ht.kinds[0].count > 1 ? 0 : 1, 0)
+                                               : idx(Ct.kinds[0].count > 1 ? 0 : std::min<size_t>(1, nck - 1), 0, 0);
+          const bool chained = L.cvec.size() > 1 && (mask >> std::min<size_t>(nin, 63) & 1);
+          int64_t prologue = std::max(pro.issue + 2 * ld[0].issue, ld[0].issue + ld[0].transfer + pro.transfer);
+          if (chained) {
+            // ... and so do the next Cout tile's w and constants (their buffers are free), the
+            // constant copies of both chained: one issue after each earlier transfer.
+            const size_t nxt = Ct.kinds[0].count > 1 ? 0 : std::min<size_t>(1, nck - 1);
+            const bool next_c = Ct.tiles > 1 && reuse_n[nxt] > 0;
+            const int64_t vec_issue = const_cost(0, 0).issue / static_cast<int64_t>(L.cvec.size());
+            prologue += ld[second].transfer + (next_c ? reuse[nxt].transfer : 0) +
+                        static_cast<int64_t>(L.cvec.size() - 1) * vec_issue * (next_c ? 2 : 1);
+            if (next_c) slab -= std::max(reuse[nxt].issue, sx[0] + reuse[nxt].transfer - sp[0]);
+            sum_p += std::max(kc[0] + st[0].issue + ld[second].issue, st[0].sum()) - P2(0, second);
+          }
+          slab += prologue + sum_p + kc[last] + st[last].sum();
+        }
+        return slab;
+        }();
+        if (memo_it == slab_memo.end()) slab_memo.emplace(memo_key, slab);
+
+        if (serial) {
+          total += l3_in + slab + l3_out;
+        } else {   // slab copies overlap the neighbouring slabs' L1 work when double-buffered
+          const bool pre = std::any_of(L.in.begin(), L.in.end(), [](const Operand& o) { return o.l3 && o.slab_db >= 2; });
+          total += (pre && prev_slab_time >= 0 ? std::max<int64_t>(0, l3_in - prev_slab_time) : l3_in) + slab;
+          prev_slab_time = slab;
+          total += std::max<int64_t>(0, pending_store - slab);
+          pending_store = L.y.slab_db >= 2 ? l3_out : 0;
+          if (L.y.slab_db < 2) total += l3_out;
+        }
+      }
+  return total + pending_store;
+}
+
+}  // namespace edgesim::tune_detail

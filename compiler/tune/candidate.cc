@@ -1,0 +1,188 @@
+// Candidate tilings of one layer (candidate.h): the L1 footprint the schedule builder allocates
+// for a tile, and the enumeration of every legal output tile around a base L3 decision.
+//
+// l1_footprint mirrors compiler/schedule/build_layer.cc and the first-fit planner
+// (docs/schedule.md §4.2, §6): buffers x, x2 (Add), w (Conv / Gemm), c (constant vectors, 4 B
+// per entry) and y, each sized for its largest tile (tiles are the product of the Cout, H and W
+// tile lists, so the largest box is the product of the per-dimension maxima), `db` copies each
+// when the step double-buffers (more than one tile per slab and not `whole`; w and c only when
+// they are loaded more than once, i.e. more than one Cout tile), placed largest first at 8-byte
+// aligned offsets: high water = Σ align8(all but the smallest) + the smallest. Exact for a
+// layer that is not L3-tiled; on an L3 slab geometry (interior slab, no H padding) it is the
+// interior slab's footprint. Not seen by the geometry: per-channel weight zero points (an extra
+// constant vector) and broadcast Add operands (counted at full size).
+//
+// enumerate_candidates lists output tiles (n_out, h_out, w_out) per dimension — Cout: 1..C
+// when C <= 4, else multiples of 4 (of lcm(4, group size) for grouped convs) plus C; H: every
+// value <= 16, every divisor, every ⌈Ho/k⌉ (each distinct tile count once) and Ho; W: Wo and its
+// halves, quarters, eighths — then db 1 and (when the slab has more than one tile) db 2, keeps
+// those whose footprint fits (counting w and c twice when several Cout slabs reload them), and
+// orders them largest tile first (volume, then n, h, w, db).
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+#include "compiler/tiler/internal.h"
+#include "compiler/tune/analytic_internal.h"
+#include "compiler/tune/candidate.h"
+
+namespace edgesim {
+
+namespace {
+
+using tune_detail::dim_tiles;
+
+int64_t pick_ext(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t align8(int64_t v) { return (v + 7) / 8 * 8; }
+
+// Largest input window along one dimension over the tiles of [0, out) in tiles of t.
+int64_t max_window(int64_t out, int64_t t, int64_t k, int64_t s, int64_t d, int64_t pad, int64_t in) {
+  const tune_detail::DimTiles dt = dim_tiles(0, out, t, k, s, d, pad, in);
+  int64_t m = 0;
+  for (const tune_detail::Kind& kd : dt.kinds) m = std::max(m, kd.in_n);
+  return m;
+}
+
+// First-fit high water of buffers that all live for the same step.
+int64_t high_water(std::vector<int64_t> bytes) {
+  bytes.erase(std::remove(bytes.begin(), bytes.end(), 0), bytes.end());
+  if (bytes.empty()) return 0;
+  std::sort(bytes.begin(), bytes.end(), std::greater<>());
+  int64_t off = 0;
+  for (size_t i = 0; i + 1 < bytes.size(); ++i) off = align8(off + bytes[i]);
+  return off + bytes.back();
+}
+
+// reloads_per_slab: the weights / constants are reloaded at every L2 slab (several Cout slabs of
+// an L3-tiled layer), which the slab geometry alone cannot show.
+int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_per_slab) {
+  const bool gemm = s.kind == OpKind::Gemm;
+  const int64_t C = s.cout, H = s.h_out, W = gemm ? 1 : s.w_out;
+  const int64_t tc = t.whole ? C : pick_ext(t.n_out, C);
+  const int64_t th = t.whole ? H : pick_ext(t.h_out, H);
+  const int64_t tw = t.whole ? W : pick_ext(t.w_out, W);
+  const int64_t nct = cdiv(C, tc), per_slab = nct * cdiv(H, th) * cdiv(W, tw);
+  const bool dbl = db >= 2 && !t.whole && per_slab > 1;
+  auto bytes = [](int64_t elems, int bits) { return (elems * bits + 7) / 8; };
+
+  int64_t x = 0, x2 = 0, w = 0;
+  if (gemm) {
+    x = bytes(th * s.cin, s.bx);
+    w = bytes(tc * s.cin, s.bw);
+  } else {
+    const int64_t rows = max_window(H, th, s.kh, s.sh, s.dh, s.pt, s.h_in);
+    const int64_t cols = max_window(W, tw, s.kw, s.sw, s.dw, s.pl, s.w_in);
+    int64_t ch = tc;
+    if (s.kind == OpKind::Conv && !s.depthwise) {
+      const int64_t g = std::max<int64_t>(s.groups, 1);
+      ch = g > 1 ? tc / std::max<int64_t>(s.cout / g, 1) * (s.cin / g) : s.cin;
+    }
+    if (s.kind == OpKind::Add) {
+      x = bytes(tc * th * tw, s.bx);
+      x2 = bytes(tc * th * tw, s.bx2);
+    } else {
+      x = bytes(ch * rows * cols, s.bx);
+    }
+    if (s.kind == OpKind::Conv)
+      w = bytes(tc * (s.cin / std::max<int64_t>(s.groups, 1)) * s.kh * s.kw, s.bw);
+  }
+  const int64_t y = bytes(tc * th * tw, s.by);
+  const int64_t vecs = (s.has_bias && (s.kind == OpKind::Conv || gemm) && C > 1 ? 1 : 0) + s.n_c;
+  const int64_t c = vecs * tc * 4;
+  // w / c are reloaded per Cout tile (and per batch matrix for a runtime Gemm B).
+  const bool w_many = nct > 1 || reloads_per_slab || (gemm && !s.weights_const && s.batch > 1);
+  const int64_t nx = dbl ? 2 : 1, nw = dbl && w_many ? 2 : 1, nc = dbl && (nct > 1 || reloads_per_slab) ? 2 : 1;
+  std::vector<int64_t> bufs;
+  for (int64_t i = 0; i < nx; ++i) bufs.push_back(x);
+  for (int64_t i = 0; i < nx && x2 > 0; ++i) bufs.push_back(x2);
+  for (int64_t i = 0; i < nw && w > 0; ++i) bufs.push_back(w);
+  for (int64_t i = 0; i < nx; ++i) bufs.push_back(y);
+  for (int64_t i = 0; i < nc && c > 0; ++i) bufs.push_back(c);
+  return high_water(std::move(bufs));
+}
+
+}  // namespace
+
+int64_t l1_footprint(const LayerGeom& s, const L1Tiling& t, int db) { return footprint(s, t, db, false); }
+
+namespace {
+
+std::vector<int64_t> channel_list(int64_t C, int64_t unit) {
+  std::set<int64_t> v;
+  unit = std::max<int64_t>(unit, 1);
+  const int64_t step = C > 4 ? std::lcm<int64_t>(4, unit) : unit;
+  for (int64_t n = step; n <= C; n += step) v.insert(n);
+  v.insert(C);
+  for (auto it = v.begin(); it != v.end();) it = (*it % unit) ? v.erase(it) : std::next(it);
+  return {v.rbegin(), v.rend()};
+}
+
+std::vector<int64_t> row_list(int64_t H) {
+  std::set<int64_t> v;
+  for (int64_t h = 1; h <= std::min<int64_t>(H, 16); ++h) v.insert(h);
+  for (int64_t k = 1; k <= H; ++k) {
+    if (H % k == 0) v.insert(k);
+    v.insert(cdiv(H, k));
+  }
+  return {v.rbegin(), v.rend()};
+}
+
+std::vector<int64_t> col_list(int64_t W) {
+  std::set<int64_t> v{W};
+  for (int64_t d : {2, 4, 8}) v.insert(std::max<int64_t>(1, cdiv(W, d)));
+  return {v.rbegin(), v.rend()};
+}
+
+}  // namespace
+
+std::vector<Candidate> enumerate_candidates(const Graph& g, int node, const LayerTiling& base, const PlatformSpec&,
+                                            int64_t l1_budget, size_t max) {
+  const LayerGeom geom = layer_geom(g, node);
+  const LayerGeom s = slab_geom(geom, base.l3);
+  const bool gemm = s.kind == OpKind::Gemm;
+  int64_t unit = 1;
+  if (s.kind == OpKind::Conv && !s.depthwise && s.groups > 1) unit = s.cout / s.groups;
+  const std::vector<int64_t> ns = channel_list(s.cout, unit), hs = row_list(s.h_out);
+  const bool cout_slabs = base.l3.n_out > 0 && base.l3.n_out < geom.cout;
+  const std::vector<int64_t> ws = gemm ? std::vector<int64_t>{1} : col_list(s.w_out);
+  std::vector<Candidate> out;
+  for (int64_t n : ns)
+    for (int64_t h : hs)
+      for (int64_t w : ws) {
+        const bool whole = n == s.cout && h == s.h_out && w == (gemm ? 1 : s.w_out);
+        for (int db : {2, 1}) {
+          if (db == 2 && whole) continue;
+          Candidate c;
+          c.origin = "enum";
+          LayerTiling& t = c.tiling;
+          t.node = node;
+          t.policy = "tuned";
+          t.l3 = base.l3;
+          t.l1.n_out = n, t.l1.h_out = h, t.l1.w_out = gemm ? 1 : w;
+          t.l1.n_in = s.cin;
+          // Nominal input extent of a tile (the tiler's convention; the builder derives windows itself).
+          t.l1.h_in = gemm ? h : std::min(s.h_in, (h - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+          t.l1.w_in = gemm ? 1 : std::min(s.w_in, (w - 1) * s.sw + (s.kw - 1) * s.dw + 1);
+          if (s.kind != OpKind::Conv || s.depthwise) t.l1.n_in = gemm ? s.cin : n;
+          else if (s.groups > 1) t.l1.n_in = n / unit * (s.cin / s.groups);
+          t.l1.db = db;
+          t.l1.whole = whole;
+          const int64_t fp = footprint(s, t.l1, db, cout_slabs);
+          if (fp > l1_budget) continue;
+          t.l1.l1_bytes = fp;
+          out.push_back(std::move(c));
+        }
+      }
+  std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+    const L1Tiling& x = a.tiling.l1;
+    const L1Tiling& y = b.tiling.l1;
+    const int64_t vx = x.n_out * x.h_out * x.w_out, vy = y.n_out * y.h_out * y.w_out;
+    return std::tie(vx, x.n_out, x.h_out, x.w_out, x.db) > std::tie(vy, y.n_out, y.h_out, y.w_out, y.db);
+  });
+  if (max > 0 && out.size() > max) out.resize(max);
+  return out;
+}
+
+}  // namespace edgesim

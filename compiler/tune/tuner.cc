@@ -1,0 +1,160 @@
+// tune_layer (tuner.h).
+#include "compiler/tune/tuner.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "compiler/tiler/internal.h"
+#include "compiler/tiler/policy.h"
+
+namespace edgesim {
+
+namespace {
+
+int auto_db(const PlatformSpec& spec) {
+  if (spec.budgets.dory.present && spec.budgets.dory.db > 0) return spec.budgets.dory.db >= 2 ? 2 : 1;
+  return 2;
+}
+
+bool same_tile(const LayerTiling& a, const LayerTiling& b) {
+  return a.l3.input_in_l3 == b.l3.input_in_l3 && a.l3.output_in_l3 == b.l3.output_in_l3 &&
+         a.l3.weights_in_l3 == b.l3.weights_in_l3 && a.l3.n_out == b.l3.n_out && a.l3.h_out == b.l3.h_out &&
+         a.l1.n_out == b.l1.n_out && a.l1.h_out == b.l1.h_out && a.l1.w_out == b.l1.w_out && a.l1.db == b.l1.db &&
+         a.l1.whole == b.l1.whole && a.policy == b.policy;
+}
+
+// The tuned-flow form of a tiling with L1 buffering db (if its footprint fits); loop "tuned" is
+// DORY's loop, "tuned-deeploy" Deeploy's (a tuned network chooses the loop per layer too).
+void add_tuned_form(std::vector<Candidate>& out, const LayerTiling& t, const std::string& origin, int db,
+                    const LayerGeom& geom, int64_t l1_budget, const char* loop = "tuned") {
+  Candidate c{t, origin};
+  c.tiling.policy = loop;
+  c.tiling.l1.db = db;
+  const LayerGeom slab = slab_geom(geom, t.l3);
+  if (l1_footprint(slab, c.tiling.l1, db) > l1_budget) return;
+  for (const Candidate& o : out)
+    if (same_tile(o.tiling, c.tiling)) return;
+  out.push_back(std::move(c));
+}
+
+}  // namespace
+
+double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  const size_t n = std::min(a.size(), b.size());
+  if (n < 2) return 1.0;
+  int64_t s = 0;
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j) {
+      const int64_t x = (a[i] > a[j]) - (a[i] < a[j]);
+      const int64_t y = (b[i] > b[j]) - (b[i] < b[j]);
+      s += x * y;
+    }
+  return static_cast<double>(s) / (static_cast<double>(n) * static_cast<double>(n - 1) / 2.0);
+}
+
+AnalyticContext network_context(const Graph& g, const PlatformSpec& spec) {
+  AnalyticContext c;
+  c.conventions = "dory";
+  if (spec.l3.size <= 0) return c;
+  int64_t consts = 0, acts = 0;
+  for (const TensorDesc& t : g.tensors)
+    if (t.is_const()) consts += shape_numel(t.shape) * static_cast<int64_t>(dtype_size(t.dtype));
+  for (const Node& n : g.nodes) {
+    int64_t live = 0;
+    for (int t : n.inputs)
+      if (!g.tensor(t).is_const()) live += shape_numel(g.tensor(t).shape) * static_cast<int64_t>(dtype_size(g.tensor(t).dtype));
+    for (int t : n.outputs) live += shape_numel(g.tensor(t).shape) * static_cast<int64_t>(dtype_size(g.tensor(t).dtype));
+    acts = std::max(acts, live);
+  }
+  c.consts_in_l3 = consts + acts > spec.l2.size;
+  return c;
+}
+
+LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
+                           const AnalyticContext& actx, const TuneOptions& opt) {
+  LayerTuneResult r;
+  r.node = node;
+  r.name = g.nodes.at(static_cast<size_t>(node)).name;
+  const LayerGeom geom = layer_geom(g, node);
+  const int db = auto_db(spec);
+  TilingError first_error("");
+  bool have_error = false;
+  for (const char* policy : {"dory", "deeploy"}) {
+    try {
+      LayerTiling t = make_policy(policy)->tile(geom, ctx);
+      t.l1.db = t.l1.whole ? t.l1.db : db;   // as the flow runs it: the platform's buffering
+      (std::string(policy) == "dory" ? r.dory : r.deeploy) = t;
+      (std::string(policy) == "dory" ? r.has_dory : r.has_deeploy) = true;
+    } catch (const TilingError& e) {
+      if (!have_error) first_error = e, have_error = true;
+    }
+  }
+  if (!r.has_dory && !r.has_deeploy) throw first_error;
+
+  // Candidates of the tuned flow: the two references' tiles (both bufferings) first, then the
+  // enumeration around the base L3 decision, ranked by the analytic cost.
+  const int64_t l1_budget = policy_budgets(spec, "tuned").l1;
+  const LayerTiling& base = r.has_dory ? r.dory : r.deeploy;
+  std::vector<Candidate> cands;
+  for (int d : {1, 2}) {
+    if (r.has_dory) add_tuned_form(cands, r.dory, "dory", d, geom, l1_budget);
+    if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, l1_budget);
+    if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, l1_budget, "tuned-deeploy");
+  }
+  const size_t n_refs = cands.size();
+  for (Candidate& c : enumerate_candidates(g, node, base, spec, l1_budget, opt.max_candidates))
+    add_tuned_form(cands, c.tiling, "enum", c.tiling.l1.db, geom, l1_budget);
+  AnalyticEvaluator analytic;
+  const std::vector<int64_t> est = analytic.cycles(g, node, cands, spec, actx);
+  r.ranked = cands.size();
+
+  std::vector<size_t> order(cands.size() - n_refs);
+  std::iota(order.begin(), order.end(), n_refs);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const int64_t x = est[a] < 0 ? INT64_MAX : est[a], y = est[b] < 0 ? INT64_MAX : est[b];
+    return x < y;
+  });
+  std::vector<size_t> pick(n_refs);
+  std::iota(pick.begin(), pick.end(), 0);
+  for (size_t i = 0; i < order.size() && i < opt.top_k; ++i)
+    if (est[order[i]] >= 0) pick.push_back(order[i]);
+
+  // The references as their own flows run them, then the picked tuned-flow candidates.
+  std::vector<Candidate> batch;
+  if (r.has_dory) batch.push_back({r.dory, "dory"});
+  if (r.has_deeploy) batch.push_back({r.deeploy, "deeploy"});
+  const size_t n_flow = batch.size();
+  for (size_t i : pick) batch.push_back(cands[i]);
+  Evaluator& ev = opt.simulator ? *opt.simulator : static_cast<Evaluator&>(analytic);
+  r.evaluator = ev.name();
+  const std::vector<int64_t> cyc = ev.cycles(g, node, batch, spec, actx);
+  r.simulated = batch.size();
+  size_t k = 0;
+  if (r.has_dory) r.dory_cycles = cyc[k++];
+  if (r.has_deeploy) r.deeploy_cycles = cyc[k++];
+
+  size_t best = SIZE_MAX;
+  std::vector<int64_t> a, s;
+  for (size_t i = n_flow; i < batch.size(); ++i) {
+    if (cyc[i] < 0) continue;
+    a.push_back(est[pick[i - n_flow]]);
+    s.push_back(cyc[i]);
+    if (best == SIZE_MAX || cyc[i] < cyc[best]) best = i;
+  }
+  r.tau = kendall_tau(a, s);
+  if (best == SIZE_MAX && r.has_dory && r.dory_cycles < 0 && r.deeploy_cycles < 0) {
+    // Nothing could be evaluated (e.g. a platform without a cluster cost model): keep DORY's
+    // choice in the tuned flow rather than guess.
+    r.tuned = r.dory;
+    r.tuned.policy = "tuned";
+    return r;
+  }
+  if (best == SIZE_MAX)
+    throw TilingError("layer " + std::to_string(node) + " '" + r.name + "': no candidate tiling of the tuned flow is feasible",
+                      node);
+  r.tuned = batch[best].tiling;
+  r.tuned_cycles = cyc[best];
+  return r;
+}
+
+}  // namespace edgesim

@@ -1,0 +1,53 @@
+// The autotuner (stage 5 of ARCHITECTURE.md): per layer, candidates flow down the chain
+//   enumerate (candidate.h) -> rank by analytic cycles (analytic.h) -> simulate the best K and
+//   the two reference flows through an Evaluator (evaluator.h) -> keep the fastest
+// and the results flow back up to one reducer (the minimum simulated cycles; ties keep the
+// earlier candidate). DORY's and Deeploy's own choices are always simulated and always among
+// the candidates, so the tuned layer is never slower than the faster of the two *as evaluated
+// here* (the same evaluator, the same network context).
+//
+// Reference figures per layer: `dory` = DORY's tiling run as DORY's flow runs it (its loop
+// conventions, the platform's buffering); `deeploy` likewise with Deeploy's conventions; `tuned`
+// = the best candidate in the tuned flow (DORY's loop, buffering chosen per layer).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/tune/evaluator.h"
+
+namespace edgesim {
+
+struct TuneOptions {
+  size_t top_k = 8;                   // simulated candidates besides the references
+  size_t max_candidates = 0;          // cap of the enumeration (0 = none)
+  Evaluator* simulator = nullptr;     // null: the analytic evaluator decides alone
+};
+
+struct LayerTuneResult {
+  int node = -1;
+  std::string name;
+  LayerTiling dory, deeploy, tuned;   // tuned.policy == "tuned"
+  bool has_dory = false, has_deeploy = false;
+  int64_t dory_cycles = -1, deeploy_cycles = -1, tuned_cycles = -1;   // -1: infeasible
+  std::string evaluator;              // who produced the cycles: "analytic" or the simulator's name
+  size_t ranked = 0;                  // candidates ranked analytically
+  size_t simulated = 0;               // candidates simulated (incl. the references)
+  double tau = 0;                     // Kendall tau, analytic vs simulated, over simulated candidates
+  bool cached = false;                // taken from the tune cache
+};
+
+// Tunes one layer (ctx.input_in_l3 as threaded by tile_graph). Throws TilingError when neither
+// DORY nor Deeploy can tile it (the error of DORY's policy).
+LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
+                           const AnalyticContext& actx, const TuneOptions& opt);
+
+// Network-level context of the evaluations: whether the network's constants end up in L3
+// (their total with the largest layer's activations exceeds L2, as the schedule builder decides).
+AnalyticContext network_context(const Graph& g, const PlatformSpec& spec);
+
+// Kendall's tau-a between two equally long lists (pairs with a tie in either count as neither
+// concordant nor discordant); 1 for fewer than two elements.
+double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+}  // namespace edgesim

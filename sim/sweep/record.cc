@@ -1,0 +1,168 @@
+// Encodings of a sweep point's result (record.h): JSON object and CSV row, both round-tripping.
+#include "sim/sweep/record.h"
+
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace edgesim::sweep {
+
+using nlohmann::json;
+
+double round4(double x) { return std::round(x * 1e4) / 1e4; }
+
+std::string record_key(const PointRecord& r, const std::vector<std::string>& keys) {
+  std::string k = r.network + '\x1f' + r.platform + '\x1f' + r.policy;
+  for (size_t i = 0; i < keys.size() && i < r.values.size(); ++i) k += '\x1f' + keys[i] + '=' + r.values[i];
+  return k;
+}
+
+json record_to_json(const PointRecord& r, const std::vector<std::string>& keys) {
+  json j;
+  j["network"] = r.network;
+  j["platform"] = r.platform;
+  j["policy"] = r.policy;
+  json point = json::object();
+  for (size_t i = 0; i < keys.size(); ++i) point[keys[i]] = r.values.at(i);
+  j["point"] = point;
+  j["status"] = r.status;
+  j["reason"] = r.reason;
+  if (r.status == "ok") {
+    j["total_cycles"] = r.total_cycles;
+    j["macs"] = r.macs;
+    j["time_ms"] = r.time_ms;
+    j["mac_per_cycle"] = r.mac_per_cycle;
+  } else {
+    for (const char* k : {"total_cycles", "macs", "time_ms", "mac_per_cycle"}) j[k] = nullptr;
+  }
+  if (r.has_layers) {
+    json layers = json::array();
+    for (const LayerRecord& l : r.layers)
+      layers.push_back({{"name", l.name}, {"op", l.op}, {"cycles", l.cycles}, {"compute", l.compute},
+                        {"dma_wait", l.dma_wait}, {"overhead", l.overhead}});
+    j["layers"] = layers;
+  }
+  return j;
+}
+
+std::optional<PointRecord> record_from_json(const json& j, const std::vector<std::string>& keys) {
+  try {
+    if (!j.is_object()) return std::nullopt;
+    PointRecord r;
+    r.network = j.at("network").get<std::string>();
+    r.platform = j.at("platform").get<std::string>();
+    r.policy = j.at("policy").get<std::string>();
+    const json& point = j.at("point");
+    if (!point.is_object() || point.size() != keys.size()) return std::nullopt;
+    for (const std::string& k : keys) r.values.push_back(point.at(k).get<std::string>());
+    r.status = j.at("status").get<std::string>();
+    r.reason = j.at("reason").get<std::string>();
+    if (r.status == "ok") {
+      r.total_cycles = j.at("total_cycles").get<int64_t>();
+      r.macs = j.at("macs").get<int64_t>();
+      r.time_ms = j.at("time_ms").get<double>();
+      r.mac_per_cycle = j.at("mac_per_cycle").get<double>();
+    } else if (r.status != "infeasible" && r.status != "error") {
+      return std::nullopt;
+    }
+    if (j.contains("layers")) {
+      r.has_layers = true;
+      for (const json& l : j.at("layers"))
+        r.layers.push_back({l.at("name").get<std::string>(), l.at("op").get<std::string>(), l.at("cycles").get<int64_t>(),
+                            l.at("compute").get<int64_t>(), l.at("dma_wait").get<int64_t>(),
+                            l.at("overhead").get<int64_t>()});
+    }
+    return r;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return q + '"';
+}
+
+const char* const kTail[] = {"status", "total_cycles", "time_ms", "macs", "mac_per_cycle", "reason"};
+
+}  // namespace
+
+std::string csv_header(const std::vector<std::string>& keys) {
+  std::string h = "network,platform,policy";
+  for (const std::string& k : keys) h += "," + csv_field(k);
+  for (const char* t : kTail) h += std::string(",") + t;
+  return h;
+}
+
+std::string csv_row(const PointRecord& r) {
+  std::string row = csv_field(r.network) + "," + csv_field(r.platform) + "," + csv_field(r.policy);
+  for (const std::string& v : r.values) row += "," + csv_field(v);
+  row += "," + r.status;
+  if (r.status == "ok")
+    row += fmt::format(",{},{:.4f},{},{:.4f}", r.total_cycles, r.time_ms, r.macs, r.mac_per_cycle);
+  else
+    row += ",,,,";
+  return row + "," + csv_field(r.reason);
+}
+
+std::vector<std::string> csv_split(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
+      else if (c == '"') quoted = false;
+      else out.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back();
+    } else if (c != '\r') {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+std::vector<PointRecord> records_from_csv(const std::string& text, const std::vector<std::string>& keys) {
+  std::vector<PointRecord> out;
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != csv_header(keys)) return out;
+  const size_t n = 3 + keys.size() + std::size(kTail);
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = csv_split(line);
+    if (f.size() != n) continue;
+    PointRecord r;
+    r.network = f[0], r.platform = f[1], r.policy = f[2];
+    r.values.assign(f.begin() + 3, f.begin() + 3 + static_cast<long>(keys.size()));
+    size_t i = 3 + keys.size();
+    r.status = f[i];
+    r.reason = f[i + 5];
+    try {
+      if (r.status == "ok") {
+        r.total_cycles = std::stoll(f[i + 1]);
+        r.time_ms = round4(std::stod(f[i + 2]));
+        r.macs = std::stoll(f[i + 3]);
+        r.mac_per_cycle = round4(std::stod(f[i + 4]));
+      } else if (r.status != "infeasible" && r.status != "error") {
+        continue;
+      }
+    } catch (const std::exception&) {
+      continue;
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace edgesim::sweep

@@ -1,0 +1,57 @@
+// The result of one sweep point (one network on one platform variant) as plain data, and its
+// encodings: one JSON object (a line of the journal, a message between worker processes or MPI
+// ranks, an element of the --json output), and a row of the CSV output.
+//
+// Only exact values travel: cycles and MACs are integers, and the two derived figures (time_ms,
+// mac_per_cycle) are rounded to 4 decimals when the point is evaluated, so a record read back
+// from any of the files re-encodes to the same bytes (this is what makes resumed sweeps and
+// sweeps spread over processes write identical files).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace edgesim::sweep {
+
+struct LayerRecord {
+  std::string name, op;
+  int64_t cycles = 0, compute = 0, dma_wait = 0, overhead = 0;
+};
+
+struct PointRecord {
+  std::string network;              // network label (file stem, or its folder for model.onnx)
+  std::string platform, policy;     // platform path as given, tiling policy
+  std::vector<std::string> values;  // one per axis, in axis order
+  std::string status;               // "ok", "infeasible" (no tiling / schedule / invalid value), "error"
+  int64_t total_cycles = 0, macs = 0;
+  double time_ms = 0, mac_per_cycle = 0;   // rounded to 4 decimals
+  std::string reason;               // one line; empty when ok
+  bool has_layers = false;          // false for rows read back from a CSV (no per-layer detail)
+  std::vector<LayerRecord> layers;
+};
+
+// x rounded to 4 decimals (the precision of the files).
+double round4(double x);
+
+// Identity of a point for resuming: network, platform, policy and every key=value.
+std::string record_key(const PointRecord& r, const std::vector<std::string>& keys);
+
+// One JSON object; `keys` names the values (the axes' keys).
+nlohmann::json record_to_json(const PointRecord& r, const std::vector<std::string>& keys);
+// Inverse of record_to_json for the same keys; nullopt when the object does not have exactly
+// these keys or is malformed (a stale journal line, another sweep's file).
+std::optional<PointRecord> record_from_json(const nlohmann::json& j, const std::vector<std::string>& keys);
+
+// CSV: header "network,platform,policy,<keys...>,status,total_cycles,time_ms,macs,mac_per_cycle,reason".
+std::string csv_header(const std::vector<std::string>& keys);
+std::string csv_row(const PointRecord& r);
+// Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields.
+std::vector<std::string> csv_split(const std::string& line);
+// Reads the rows of a CSV text written by csv_header/csv_row for the same keys; rows of another
+// header or unparsable rows are skipped. The records have has_layers == false.
+std::vector<PointRecord> records_from_csv(const std::string& text, const std::vector<std::string>& keys);
+
+}  // namespace edgesim::sweep

@@ -1,0 +1,32 @@
+// SimulatingEvaluator: the tuner's Evaluator backed by the SystemC model (ARCHITECTURE.md: the
+// simulated evaluator lives in sim/, the compiler never links SystemC). A candidate's cycles
+// are the total of a timing-only simulation of the layer alone (layer_subgraph) scheduled with
+// the candidate's tiling and buffering ("per-layer"), its constants placed as the network
+// places them (AnalyticContext::consts_in_l3), under the conventions of the candidate's policy
+// (dory/tuned: DORY's loop; deeploy: Deeploy's). -1 when the schedule does not fit.
+// With jobs > 1 the candidates are simulated in forked worker processes (fork_pool.h).
+#pragma once
+#include <map>
+
+#include "compiler/tune/evaluator.h"
+
+namespace edgesim {
+
+class SimulatingEvaluator : public Evaluator {
+ public:
+  explicit SimulatingEvaluator(int jobs = 1) : jobs_(jobs) {}
+  std::string name() const override { return "systemc"; }
+  std::vector<int64_t> cycles(const Graph& g, int node, const std::vector<Candidate>& cands,
+                              const PlatformSpec& spec, const AnalyticContext& ctx) override;
+  size_t simulations() const { return simulations_; }
+
+ private:
+  int jobs_;
+  size_t simulations_ = 0;
+};
+
+// Cycles of one candidate on an already extracted single-layer graph (node 0).
+int64_t simulate_candidate(const Graph& layer, const Candidate& c, const PlatformSpec& spec,
+                           const AnalyticContext& ctx);
+
+}  // namespace edgesim

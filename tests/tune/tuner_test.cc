@@ -1,0 +1,153 @@
+// The autotuner's chain (compiler/tune, sim/tune): Kendall's tau, the single-layer subgraph,
+// the worker pool, tune_layer's guarantees (the references are always simulated, the tuned
+// layer is never slower than either), the cache (hits give the same tilings; a damaged file is
+// one clear error) and the `tuned` policy end to end (schedules verified bit-exact).
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "compiler/frontend/import.h"
+#include "compiler/schedule/build.h"
+#include "compiler/tune/cache.h"
+#include "compiler/tune/tuned_policy.h"
+#include "kernels/interpreter/interpreter.h"
+#include "platforms/loader/loader.h"
+#include "schedule/sched_util.h"
+#include "sim/exec/executor.h"
+#include "sim/exec/verify.h"
+#include "sim/tune/fork_pool.h"
+#include "sim/tune/sim_evaluator.h"
+#include "sim/tune/subgraph.h"
+#include "support/paths.h"
+#include "support/temp_dir.h"
+
+using namespace edgesim;
+
+namespace {
+
+PlatformSpec platform(const std::string& name) { return load_platform(test::source_dir() + "/platforms/" + name + ".yaml"); }
+Graph resnet8() { return import_onnx(test::source_dir() + "/models/resnet8/model.onnx"); }
+
+}  // namespace
+
+TEST_CASE("Kendall tau", "[tune]") {
+  CHECK(kendall_tau({1, 2, 3, 4}, {10, 20, 30, 40}) == Approx(1.0));
+  CHECK(kendall_tau({1, 2, 3, 4}, {40, 30, 20, 10}) == Approx(-1.0));
+  // pairs: (1,2)+ (1,3)+ (2,3)- -> (2 - 1) / 3
+  CHECK(kendall_tau({1, 2, 3}, {1, 3, 2}) == Approx(1.0 / 3.0));
+  CHECK(kendall_tau({5}, {7}) == 1.0);
+}
+
+TEST_CASE("layer_subgraph computes what the node computes in the network", "[tune]") {
+  const Graph g = resnet8();
+  const std::vector<Tensor> in = test::random_inputs(g, 2);
+  InterpreterOptions io;
+  io.keep_all = true;
+  const InterpreterResult whole = interpret(g, in, io);
+  for (int node : {0, 3, 14}) {
+    const Graph s = layer_subgraph(g, node);
+    REQUIRE(s.nodes.size() == 1);
+    std::vector<Tensor> sub_in;
+    for (int t : g.nodes[static_cast<size_t>(node)].inputs)
+      if (!g.tensor(t).is_const()) sub_in.push_back(*whole.values[static_cast<size_t>(t)]);
+    const InterpreterResult r = interpret(s, sub_in);
+    CHECK(r.outputs.at(0).same_values(*whole.values[static_cast<size_t>(g.nodes[static_cast<size_t>(node)].outputs[0])]));
+  }
+}
+
+TEST_CASE("fork_map gives the in-process results for any number of workers", "[tune]") {
+  auto f = [](size_t i) { return static_cast<int64_t>(i * i + 7); };
+  const auto one = fork_map(37, 1, f);
+  CHECK(fork_map(37, 2, f) == one);
+  CHECK(fork_map(37, 5, f) == one);
+  CHECK(fork_map(0, 3, f).empty());
+  CHECK_THROWS_WITH(fork_map(4, 2, [](size_t i) -> int64_t { if (i == 3) throw std::runtime_error("x"); return 1; }),
+                    Catch::Matchers::Contains("item 3"));
+}
+
+TEST_CASE("tune_layer: references simulated, tuned never slower than either", "[tune]") {
+  const Graph g = resnet8();
+  for (const char* name : {"gap8", "siracusa"}) {
+    const PlatformSpec spec = platform(name);
+    SimulatingEvaluator sim(1);
+    TuneOptions opt;
+    opt.top_k = 4;
+    opt.simulator = &sim;
+    const AnalyticContext actx = network_context(g, spec);
+    TilingContext ctx;
+    ctx.graph = &g;
+    ctx.spec = &spec;
+    for (int node : g.layer_nodes()) {
+      INFO(name << " layer " << node);
+      const LayerTuneResult r = tune_layer(g, node, ctx, spec, actx, opt);
+      CHECK(r.has_dory);
+      CHECK(r.has_deeploy);
+      CHECK(r.dory_cycles > 0);
+      CHECK(r.deeploy_cycles > 0);
+      CHECK(r.tuned_cycles > 0);
+      CHECK(r.tuned_cycles <= std::min(r.dory_cycles, r.deeploy_cycles));
+      CHECK(r.tuned.policy.rfind("tuned", 0) == 0);
+      CHECK(r.simulated >= 2);
+      CHECK(r.ranked >= r.simulated - 2);
+      CHECK(r.tau >= -1.0);
+      CHECK(r.tau <= 1.0);
+      ctx.input_in_l3 = r.tuned.l3.output_in_l3;
+    }
+  }
+}
+
+TEST_CASE("tune cache: a second tuning hits, a damaged file is an error naming it", "[tune]") {
+  test::TempDir dir;
+  const std::string path = dir.file("cache.json");
+  const Graph g = resnet8();
+  const PlatformSpec spec = platform("gap9");
+  SimulatingEvaluator sim(1);
+  TuneOptions opt;
+  opt.top_k = 3;
+  opt.simulator = &sim;
+  std::vector<LayerTuneResult> first, second;
+  {
+    TuneCache c(path);
+    first = tune_graph(g, spec, opt, c);
+  }
+  const size_t sims = sim.simulations();
+  {
+    TuneCache c(path);
+    CHECK(c.size() == first.size());
+    second = tune_graph(g, spec, opt, c);
+  }
+  CHECK(sim.simulations() == sims);   // nothing simulated again
+  REQUIRE(second.size() == first.size());
+  for (size_t i = 0; i < first.size(); ++i) {
+    CHECK(second[i].cached);
+    CHECK(second[i].tuned_cycles == first[i].tuned_cycles);
+    CHECK(second[i].tuned.l1.n_out == first[i].tuned.l1.n_out);
+    CHECK(second[i].tuned.l1.h_out == first[i].tuned.l1.h_out);
+    CHECK(second[i].tuned.l1.db == first[i].tuned.l1.db);
+  }
+  dir.write("bad.json", "{\"format\": \"something else\"}");
+  CHECK_THROWS_WITH(TuneCache(dir.file("bad.json")), Catch::Matchers::Contains("bad.json"));
+}
+
+TEST_CASE("policy tuned: schedules run verified and not slower than dory or deeploy", "[tune]") {
+  test::TempDir dir;
+  TuneSettings& ts = tune_settings();
+  const TuneSettings saved = ts;
+  ts.cache_path = dir.file("cache.json");
+  ts.make_simulator = [](int jobs) { return std::make_unique<SimulatingEvaluator>(jobs); };
+  const Graph g = resnet8();
+  const std::vector<Tensor> in = test::random_inputs(g, 4);
+  InterpreterOptions io;
+  io.keep_all = true;
+  const InterpreterResult want = interpret(g, in, io);
+  for (const char* name : {"gap8", "siracusa"}) {
+    INFO(name);
+    const PlatformSpec spec = platform(name);
+    const Schedule s = build_schedule(g, spec, tile_graph(g, spec, "tuned"), {});
+    CHECK(s.policy == "tuned");
+    CHECK(s.buffering == "per-layer");
+    const SimOutcome r = simulate(g, s, spec, in);
+    CHECK(verify_against_interpreter(g, *r.values, want).ok);
+  }
+  ts = saved;
+}
