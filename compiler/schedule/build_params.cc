@@ -28,14 +28,41 @@ std::vector<double> slice(const std::vector<double>& v, int64_t start, int64_t n
 }
 
 // Requant of a tile: axis given in the output's kernel coordinates.
-Requant slice_rq(Requant rq, int axis4, const Box& b) {
+// Builds the sliced copy field by field, so the (possibly Cout-long) vectors are never copied
+// whole for every tile. The static_assert catches a field added to Requant and not copied here.
+static_assert(sizeof(Requant) == 136, "Requant changed: update slice_rq");   // LP64 layout
+Requant slice_rq(const Requant& rq, int axis4, const Box& b) {
   if (rq.axis < 0) return rq;
-  rq.axis = axis4;
   const int64_t s = b.start[axis4], n = b.ext[axis4];
-  rq.k = slice(rq.k, s, n);
-  rq.lambda = slice(rq.lambda, s, n);
-  rq.scale = slice(rq.scale, s, n);
-  return rq;
+  Requant r;
+  r.kind = rq.kind;
+  r.axis = axis4;
+  r.k = slice(rq.k, s, n);
+  r.lambda = slice(rq.lambda, s, n);
+  r.mul = rq.mul;
+  r.shift = rq.shift;
+  r.round = rq.round;
+  r.div = rq.div;
+  r.scale = slice(rq.scale, s, n);
+  r.zp = rq.zp;
+  r.lo = rq.lo;
+  r.hi = rq.hi;
+  return r;
+}
+
+// ConvParams of a Cout tile [c0, c0 + nc) without copying the per-channel vectors whole.
+static_assert(sizeof(ConvParams) == 288, "ConvParams changed: update conv_tile_params");   // LP64 layout
+ConvParams conv_tile_params(const ConvParams& src, int64_t c0, int64_t nc, const Box& ob) {
+  ConvParams p;
+  p.kh = src.kh, p.kw = src.kw, p.sh = src.sh, p.sw = src.sw, p.dh = src.dh, p.dw = src.dw;
+  p.pad_t = src.pad_t, p.pad_l = src.pad_l, p.pad_b = src.pad_b, p.pad_r = src.pad_r;
+  p.groups = src.groups;
+  p.is_1d = src.is_1d;
+  p.bias = src.bias.size() > 1 ? slice(src.bias, c0, nc) : src.bias;
+  p.x_zp = src.x_zp;
+  p.w_zp = src.w_zp.size() > 1 ? slice(src.w_zp, c0, nc) : src.w_zp;
+  p.rq = slice_rq(src.rq, 1, ob);
+  return p;
 }
 
 int axis_in_kernel(const Graph& g, const Node& n, int axis) {
@@ -79,9 +106,9 @@ TileParams tile_params(const Graph& g, const Node& n, const std::vector<Shape>& 
   TileParams t;
   switch (n.kind()) {
     case OpKind::Conv: {
-      ConvParams p = n.as<ConvParams>();
       const Shape& xs = in_shapes.at(0);
       const int64_t cin = xs[1], cout = out_shape[1];
+      ConvParams p = conv_tile_params(n.as<ConvParams>(), ob.start[1], ob.ext[1], ob);
       const int64_t cout_g = cout / p.groups, cin_g = cin / p.groups;
       const int64_t c0 = ob.start[1], nc = ob.ext[1];
       int64_t ci0 = 0, nci = cin;
@@ -97,9 +124,6 @@ TileParams tile_params(const Graph& g, const Node& n, const std::vector<Shape>& 
       const Window h = window(ob.start[2], ob.ext[2], p.kh, p.sh, p.dh, p.pad_t, xs[2]);
       const Window w = window(ob.start[3], ob.ext[3], p.kw, p.sw, p.dw, p.pad_l, xs[3]);
       p.pad_t = h.pad_lo, p.pad_b = h.pad_hi, p.pad_l = w.pad_lo, p.pad_r = w.pad_hi;
-      if (p.bias.size() > 1) p.bias = slice(p.bias, c0, nc);
-      if (p.w_zp.size() > 1) p.w_zp = slice(p.w_zp, c0, nc);
-      p.rq = slice_rq(p.rq, 1, ob);
       t.in_boxes.push_back(Box{{ob.start[0], ci0, h.start, w.start}, {ob.ext[0], nci, h.n, w.n}});
       const Shape& ws = in_shapes.at(1);
       t.in_boxes.push_back(Box{{c0, 0, 0, 0}, {nc, ws[1], ws[2], ws[3]}});

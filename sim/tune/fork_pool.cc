@@ -1,15 +1,15 @@
-// fork_map (fork_pool.h).
+// WorkerPool (fork_pool.h). Wire format: request = u32 length + bytes; answer = i64 status
+// (0 ok, 1 the handler threw) + i64 value.
 #include "sim/tune/fork_pool.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
-#include <string>
 
 namespace edgesim {
 
@@ -27,90 +27,101 @@ bool write_all(int fd, const void* p, size_t n) {
   return true;
 }
 
+bool read_all(int fd, void* p, size_t n) {
+  auto* c = static_cast<char*>(p);
+  while (n > 0) {
+    const ssize_t k = ::read(fd, c, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    c += k;
+    n -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+[[noreturn]] void serve(int in, int out, const std::function<int64_t(const std::string&)>& handler) {
+  for (;;) {
+    uint32_t len = 0;
+    if (!read_all(in, &len, sizeof len)) ::_exit(0);   // the parent closed the pool
+    std::string req(len, '\0');
+    if (!read_all(in, req.data(), len)) ::_exit(1);
+    int64_t ans[2] = {0, 0};
+    try {
+      ans[1] = handler(req);
+    } catch (...) {
+      ans[0] = 1;
+    }
+    if (!write_all(out, ans, sizeof ans)) ::_exit(1);
+  }
+}
+
 }  // namespace
 
-std::vector<int64_t> fork_map(size_t n, int jobs, const std::function<int64_t(size_t)>& f) {
-  std::vector<int64_t> out(n, 0);
-  if (jobs <= 1 || n <= 1) {
-    for (size_t i = 0; i < n; ++i) out[i] = f(i);
-    return out;
-  }
-  const size_t w = std::min(static_cast<size_t>(jobs), n);
-  std::vector<int> fds(w, -1);
-  std::vector<pid_t> pids(w, -1);
-  for (size_t k = 0; k < w; ++k) {
-    int p[2];
-    if (::pipe(p) != 0) throw std::runtime_error("fork_map: pipe failed");
+WorkerPool::WorkerPool(int jobs, std::function<int64_t(const std::string&)> handler) {
+  ::signal(SIGPIPE, SIG_IGN);   // a dead worker shows up as a failed write, not a signal
+  for (int k = 0; k < jobs; ++k) {
+    int req[2], ans[2];
+    if (::pipe(req) != 0 || ::pipe(ans) != 0) throw std::runtime_error("worker pool: pipe failed");
     const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error("fork_map: fork failed");
+    if (pid < 0) throw std::runtime_error("worker pool: fork failed");
     if (pid == 0) {
-      ::close(p[0]);
-      int status = 0;
-      for (size_t i = k; i < n; i += w) {
-        int64_t rec[2] = {static_cast<int64_t>(i), 0};
-        try {
-          rec[1] = f(i);
-        } catch (...) {
-          status = 1;
-          break;
-        }
-        if (!write_all(p[1], rec, sizeof rec)) {
-          status = 1;
-          break;
-        }
-      }
-      ::close(p[1]);
-      ::_exit(status);   // no destructors or atexit handlers of the parent's state
+      ::close(req[1]);
+      ::close(ans[0]);
+      for (const Worker& w : workers_) ::close(w.to), ::close(w.from);   // siblings' pipes
+      serve(req[0], ans[1], handler);   // never returns; no destructors of the parent's state run
     }
-    ::close(p[1]);
-    fds[k] = p[0];
-    pids[k] = pid;
+    ::close(req[0]);
+    ::close(ans[1]);
+    workers_.push_back({pid, req[1], ans[0]});
   }
-  // Drain all pipes concurrently (a full pipe would stall its worker).
-  std::vector<bool> got(n, false);
-  std::vector<std::string> pending(w);
-  size_t open = w;
-  while (open > 0) {
+}
+
+WorkerPool::~WorkerPool() {
+  for (Worker& w : workers_) ::close(w.to);
+  for (Worker& w : workers_) {
+    ::close(w.from);
+    int st = 0;
+    ::waitpid(w.pid, &st, 0);
+  }
+}
+
+std::vector<int64_t> WorkerPool::run(const std::vector<std::string>& requests) {
+  std::vector<int64_t> out(requests.size(), 0);
+  std::vector<long> busy(workers_.size(), -1);   // request each worker is on
+  size_t next = 0, done = 0;
+  auto send = [&](size_t k) {
+    const std::string& r = requests[next];
+    const auto len = static_cast<uint32_t>(r.size());
+    if (!write_all(workers_[k].to, &len, sizeof len) || !write_all(workers_[k].to, r.data(), r.size()))
+      throw std::runtime_error("worker pool: worker " + std::to_string(k) + " died before request " +
+                               std::to_string(next));
+    busy[k] = static_cast<long>(next++);
+  };
+  for (size_t k = 0; k < workers_.size() && next < requests.size(); ++k) send(k);
+  while (done < requests.size()) {
     std::vector<pollfd> pf;
-    std::vector<size_t> who;
-    for (size_t k = 0; k < w; ++k)
-      if (fds[k] >= 0) pf.push_back({fds[k], POLLIN, 0}), who.push_back(k);
+    for (size_t k = 0; k < workers_.size(); ++k)
+      if (busy[k] >= 0) pf.push_back({workers_[k].from, POLLIN, 0});
     if (::poll(pf.data(), pf.size(), -1) < 0) {
       if (errno == EINTR) continue;
-      throw std::runtime_error("fork_map: poll failed");
+      throw std::runtime_error("worker pool: poll failed");
     }
-    for (size_t q = 0; q < pf.size(); ++q) {
-      if (!(pf[q].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      const size_t k = who[q];
-      char buf[4096];
-      const ssize_t r = ::read(fds[k], buf, sizeof buf);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) {
-        ::close(fds[k]);
-        fds[k] = -1;
-        --open;
-        continue;
-      }
-      pending[k].append(buf, static_cast<size_t>(r));
-      size_t used = 0;
-      int64_t rec[2];
-      while (pending[k].size() - used >= sizeof rec) {
-        std::memcpy(rec, pending[k].data() + used, sizeof rec);
-        used += sizeof rec;
-        if (rec[0] >= 0 && static_cast<size_t>(rec[0]) < n) {
-          out[static_cast<size_t>(rec[0])] = rec[1];
-          got[static_cast<size_t>(rec[0])] = true;
-        }
-      }
-      pending[k].erase(0, used);
+    for (size_t k = 0; k < workers_.size(); ++k) {
+      if (busy[k] < 0) continue;
+      bool ready = false;
+      for (const pollfd& p : pf)
+        if (p.fd == workers_[k].from && (p.revents & (POLLIN | POLLHUP | POLLERR))) ready = true;
+      if (!ready) continue;
+      int64_t ans[2];
+      const long i = busy[k];
+      if (!read_all(workers_[k].from, ans, sizeof ans) || ans[0] != 0)
+        throw std::runtime_error("worker pool: request " + std::to_string(i) + " failed in worker " + std::to_string(k));
+      out[static_cast<size_t>(i)] = ans[1];
+      busy[k] = -1;
+      ++done;
+      if (next < requests.size()) send(k);
     }
   }
-  for (size_t k = 0; k < w; ++k) {
-    int st = 0;
-    ::waitpid(pids[k], &st, 0);
-  }
-  for (size_t i = 0; i < n; ++i)
-    if (!got[i]) throw std::runtime_error("fork_map: worker failed to evaluate item " + std::to_string(i));
   return out;
 }
 

@@ -3,7 +3,13 @@
 
 #include <stdexcept>
 
+#include <map>
+
+#include <fmt/format.h>
+
 #include "compiler/schedule/build.h"
+#include "compiler/schedule/json.h"
+#include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"
 #include "sim/tune/fork_pool.h"
 #include "sim/tune/subgraph.h"
@@ -28,11 +34,43 @@ int64_t simulate_candidate(const Graph& layer, const Candidate& c, const Platfor
   return simulate(layer, s, spec, {}, sim).result.total_cycles;
 }
 
+SimulatingEvaluator::~SimulatingEvaluator() = default;
+
 std::vector<int64_t> SimulatingEvaluator::cycles(const Graph& g, int node, const std::vector<Candidate>& cands,
                                                  const PlatformSpec& spec, const AnalyticContext& ctx) {
-  const Graph layer = layer_subgraph(g, node);
   simulations_ += cands.size();
-  return fork_map(cands.size(), jobs_, [&](size_t i) { return simulate_candidate(layer, cands[i], spec, ctx); });
+  if (jobs_ <= 1 || cands.size() <= 1) {
+    const Graph layer = layer_subgraph(g, node);
+    std::vector<int64_t> out;
+    for (const Candidate& c : cands) out.push_back(simulate_candidate(layer, c, spec, ctx));
+    return out;
+  }
+  // The workers must have been forked with this graph, platform and context.
+  const std::string key = fmt::format("{}|{}|{}|{}|{}|{:016x}|{}|{}", static_cast<const void*>(&g), g.name,
+                                      g.nodes.size(), g.tensors.size(), static_cast<const void*>(&spec),
+                                      platform_hash(spec), ctx.conventions, ctx.consts_in_l3);
+  if (!pool_ || key != pool_key_) {
+    pool_.reset();
+    auto layers = std::make_shared<std::map<int, Graph>>();   // per worker: extracted layers
+    pool_ = std::make_unique<WorkerPool>(jobs_, [&g, &spec, ctx, layers](const std::string& req) {
+      const size_t nl = req.find('\n');
+      const int n = std::stoi(req.substr(0, nl));
+      auto it = layers->find(n);
+      if (it == layers->end()) it = layers->emplace(n, layer_subgraph(g, n)).first;
+      Candidate c;
+      c.tiling = tiling_from_json(nlohmann::json::parse(req.substr(nl + 1)));
+      return simulate_candidate(it->second, c, spec, ctx);
+    });
+    pool_key_ = key;
+  }
+  std::vector<std::string> reqs;
+  for (const Candidate& c : cands) reqs.push_back(std::to_string(node) + "\n" + tiling_to_json(c.tiling).dump());
+  try {
+    return pool_->run(reqs);
+  } catch (...) {
+    pool_.reset();   // answers may be pending: never reuse a pool after a failure
+    throw;
+  }
 }
 
 }  // namespace edgesim

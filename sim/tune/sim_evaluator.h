@@ -4,17 +4,22 @@
 // the candidate's tiling and buffering ("per-layer"), its constants placed as the network
 // places them (AnalyticContext::consts_in_l3), under the conventions of the candidate's policy
 // (dory/tuned: DORY's loop; deeploy: Deeploy's). -1 when the schedule does not fit.
-// With jobs > 1 the candidates are simulated in forked worker processes (fork_pool.h).
+// With jobs > 1 the candidates are simulated by a pool of forked worker processes
+// (fork_pool.h), forked at the first call for a (graph, platform, context) and reused while
+// those stay the same (a different graph, platform or context forks a new pool).
 #pragma once
-#include <map>
+#include <memory>
+#include <string>
 
 #include "compiler/tune/evaluator.h"
+#include "sim/tune/fork_pool.h"
 
 namespace edgesim {
 
 class SimulatingEvaluator : public Evaluator {
  public:
   explicit SimulatingEvaluator(int jobs = 1) : jobs_(jobs) {}
+  ~SimulatingEvaluator() override;
   std::string name() const override { return "systemc"; }
   std::vector<int64_t> cycles(const Graph& g, int node, const std::vector<Candidate>& cands,
                               const PlatformSpec& spec, const AnalyticContext& ctx) override;
@@ -23,6 +28,8 @@ class SimulatingEvaluator : public Evaluator {
  private:
   int jobs_;
   size_t simulations_ = 0;
+  std::unique_ptr<WorkerPool> pool_;
+  std::string pool_key_;   // what the pool's workers were forked with
 };
 
 // Cycles of one candidate on an already extracted single-layer graph (node 0).

@@ -14,7 +14,7 @@ namespace edgesim::bench {
 
 struct Args {
   int reps = 3;
-  size_t per = 40;                 // tune bench: candidates per layer
+  size_t per = 200;                // tune bench: candidates per layer
   std::string platform = EDGESIM_SOURCE_DIR "/platforms/gap8.yaml";
   std::string policy = "dory";
   std::string model = EDGESIM_BUILD_DIR "/models/mobilenetv1_128/model.onnx";

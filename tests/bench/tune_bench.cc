@@ -1,8 +1,10 @@
 // edgesim_bench_tune: simulated layer-candidates per second of the autotuner's SystemC evaluator
 // (sim/tune/sim_evaluator.h) on MobileNetV1-128 (default gap8): for every layer, up to --per
-// (default 40) enumerated candidates of the tuned flow plus DORY's and Deeploy's tilings are
-// simulated, timing only, each as the layer alone, with -j 1 and -j 2 worker processes (best of
-// --reps, default 2). Then a whole `edgesim tune` of the network without cache (-j 2).
+// (default 200) enumerated candidates of the tuned flow plus DORY's tiling are simulated, timing
+// only, each as the layer alone, with -j 1 and -j 2 worker processes (best of --reps, default 2;
+// the rate includes forking the workers once, which weighs on small --per). Then a whole
+// `edgesim tune` of the network without cache (-j 2), whose rate includes the per-layer
+// hand-out of only ~13 candidates.
 // Not a test: no thresholds.
 //
 // Usage: edgesim_bench_tune [--reps N] [--per N] [--platform FILE] [model.onnx]

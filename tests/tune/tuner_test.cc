@@ -55,14 +55,46 @@ TEST_CASE("layer_subgraph computes what the node computes in the network", "[tun
   }
 }
 
-TEST_CASE("fork_map gives the in-process results for any number of workers", "[tune]") {
-  auto f = [](size_t i) { return static_cast<int64_t>(i * i + 7); };
-  const auto one = fork_map(37, 1, f);
-  CHECK(fork_map(37, 2, f) == one);
-  CHECK(fork_map(37, 5, f) == one);
-  CHECK(fork_map(0, 3, f).empty());
-  CHECK_THROWS_WITH(fork_map(4, 2, [](size_t i) -> int64_t { if (i == 3) throw std::runtime_error("x"); return 1; }),
-                    Catch::Matchers::Contains("item 3"));
+TEST_CASE("worker pool: answers in request order for any number of workers", "[tune]") {
+  auto f = [](const std::string& r) -> int64_t {
+    if (r == "boom") throw std::runtime_error("x");
+    return static_cast<int64_t>(r.size() * 3 + 1);
+  };
+  std::vector<std::string> reqs;
+  for (int i = 0; i < 37; ++i) reqs.push_back(std::string(static_cast<size_t>(i), 'a'));
+  std::vector<int64_t> want;
+  for (const auto& r : reqs) want.push_back(f(r));
+  for (int jobs : {1, 2, 5}) {
+    WorkerPool pool(jobs, f);
+    CHECK(pool.run(reqs) == want);
+    CHECK(pool.run({"ab"}) == std::vector<int64_t>{7});   // reusable
+    CHECK(pool.run({}).empty());
+  }
+  WorkerPool pool(2, f);
+  CHECK_THROWS_WITH(pool.run({"a", "boom", "c"}), Catch::Matchers::Contains("request 1"));
+}
+
+TEST_CASE("the simulating evaluator gives the same cycles with 1 and 3 workers", "[tune]") {
+  const Graph g = resnet8();
+  const PlatformSpec spec = platform("siracusa");
+  std::vector<Candidate> cands;
+  const int node = g.layer_nodes().at(1);
+  for (const char* pol : {"dory", "deeploy"}) {
+    TilingContext ctx;
+    ctx.graph = &g;
+    ctx.spec = &spec;
+    cands.push_back({make_policy(pol)->tile(layer_geom(g, node), ctx), pol});
+  }
+  for (Candidate c : std::vector<Candidate>(cands)) {
+    c.tiling.l1.db = 1;
+    cands.push_back(c);
+  }
+  const AnalyticContext actx = network_context(g, spec);
+  SimulatingEvaluator one(1), three(3);
+  const auto a = one.cycles(g, node, cands, spec, actx);
+  CHECK(three.cycles(g, node, cands, spec, actx) == a);
+  CHECK(three.cycles(g, node, cands, spec, actx) == a);   // the pool is reused
+  for (int64_t c : a) CHECK(c > 0);
 }
 
 TEST_CASE("tune_layer: references simulated, tuned never slower than either", "[tune]") {
