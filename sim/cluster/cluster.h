@@ -11,8 +11,10 @@
 //             model holds one, §8.2)
 // A DMA issue job lasts the core-side programming cost of the copy's MCHAN commands as DORY
 // issues them (kernels/dma/cost.h dory_copy_cost; per-row commands spread over the cores);
-// Deeploy's single-core loop issues everything from core 0.
-// Parameters: the policy's worker cores (budgets.*.n_cores, else cluster.n_cores), cluster.cost.*, cluster.dma.* (issue, wake), budgets.dory.*.
+// Deeploy's single-core loop issues everything from core 0. The conventions come per step (from
+// its tiling's policy), so a tuned network may mix DORY's and Deeploy's loops.
+// Parameters: the policy's worker cores (budgets.*.n_cores, else cluster.n_cores),
+// cluster.cost.*, cluster.dma.* (issue, wake), budgets.dory.*.
 // Not modelled: instruction cache misses, stalls of cores on L2 accesses in whole-tensor steps
 // (they run the generic element-wise model), overlap of DMA programming with the kernel.
 #pragma once
