@@ -25,10 +25,7 @@ int parse_buffering(const std::string& b, const PlatformSpec& spec, const std::v
   if (b == "double") return 2;
   if (b == "per-layer") return 0;
   if (b == "auto" && !tilings.empty() && tilings.front().policy.rfind("tuned", 0) == 0) return 0;
-  if (b == "auto") {
-    if (spec.budgets.dory.present && spec.budgets.dory.db > 0) return spec.budgets.dory.db >= 2 ? 2 : 1;
-    return 2;
-  }
+  if (b == "auto") return auto_buffering(spec);
   throw std::invalid_argument("schedule: unknown buffering '" + b + "' (known: auto, single, double, per-layer)");
 }
 
@@ -143,6 +140,11 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
 }
 
 }  // namespace
+
+int auto_buffering(const PlatformSpec& spec) {
+  if (spec.budgets.dory.present && spec.budgets.dory.db > 0) return spec.budgets.dory.db >= 2 ? 2 : 1;
+  return 2;
+}
 
 Schedule build_schedule(const Graph& g, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings,
                         const ScheduleOptions& opt) {

@@ -27,6 +27,9 @@ struct ScheduleOptions {
   std::string constants = "auto";
 };
 
+// The L1 buffering "auto" means on a platform: budgets.dory.db (1 or 2), 2 without that section.
+int auto_buffering(const PlatformSpec& spec);
+
 // Throws std::runtime_error naming the step when a level overflows after allocation.
 Schedule build_schedule(const Graph& g, const PlatformSpec& spec,
                         const std::vector<LayerTiling>& tilings, const ScheduleOptions& opt = {});

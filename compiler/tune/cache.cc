@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <unistd.h>
 
+#include "compiler/io/write_file.h"
 #include "compiler/schedule/json.h"
 #include "compiler/schedule/json_internal.h"
 #include "platforms/loader/loader.h"
@@ -102,17 +102,7 @@ void TuneCache::put(const std::string& key, const LayerTuneResult& r) {
   const fs::path target(path_);
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const fs::path tmp = target.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << doc.dump(1) << "\n";
-    if (!f) throw std::runtime_error("tune cache " + path_ + ": cannot write " + tmp.string());
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error("tune cache " + path_ + ": cannot rename the temporary file into place");
-  }
+  write_file_atomically(path_, doc.dump(1) + "\n");
 }
 
 LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,

@@ -4,17 +4,13 @@
 #include <algorithm>
 #include <numeric>
 
+#include "compiler/schedule/build.h"
 #include "compiler/tiler/internal.h"
 #include "compiler/tiler/policy.h"
 
 namespace edgesim {
 
 namespace {
-
-int auto_db(const PlatformSpec& spec) {
-  if (spec.budgets.dory.present && spec.budgets.dory.db > 0) return spec.budgets.dory.db >= 2 ? 2 : 1;
-  return 2;
-}
 
 bool same_tile(const LayerTiling& a, const LayerTiling& b) {
   return a.l3.input_in_l3 == b.l3.input_in_l3 && a.l3.output_in_l3 == b.l3.output_in_l3 &&
@@ -76,7 +72,7 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   r.node = node;
   r.name = g.nodes.at(static_cast<size_t>(node)).name;
   const LayerGeom geom = layer_geom(g, node);
-  const int db = auto_db(spec);
+  const int db = auto_buffering(spec);
   TilingError first_error("");
   bool have_error = false;
   for (const char* policy : {"dory", "deeploy"}) {

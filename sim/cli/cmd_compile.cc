@@ -10,19 +10,17 @@
 // tiling: main prints the TilingError message as one "edgesim: error:" line).
 #include <algorithm>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
+#include "compiler/io/write_file.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/schedule/json.h"
@@ -34,7 +32,6 @@
 namespace edgesim::cli {
 namespace {
 
-namespace fs = std::filesystem;
 
 struct CompileArgs {
   std::string model, platform, policy = "dory", buffering = "auto", output;
@@ -153,28 +150,6 @@ int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
   return 0;
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  const fs::path target(path);
-  const fs::path tmp = target.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw CliError("-o " + path + ": cannot create " + tmp.string());
-    f << text;
-    f.flush();
-    if (!f) {
-      f.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw CliError("-o " + path + ": write failed");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw CliError("-o " + path + ": cannot rename the temporary file into place");
-  }
-}
 
 int run_compile(const CompileArgs& a) {
   try {
@@ -207,7 +182,7 @@ int run_compile(const CompileArgs& a) {
   print_high_water(s, spec);
 
   if (!a.output.empty()) {
-    write_atomically(a.output, schedule_to_json(s).dump(1) + "\n");
+    write_file_atomically(a.output, schedule_to_json(s).dump(1) + "\n");
     std::cout << "schedule written to " << a.output << "\n";
   }
   return a.check ? run_check(g, s, a.seed) : 0;

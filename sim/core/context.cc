@@ -22,8 +22,10 @@ int64_t SimContext::run() {
   return now_cycles();
 }
 
-int64_t now_cycles() {
-  return static_cast<int64_t>(sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_NS).value());
+int64_t to_cycles(const sc_core::sc_time& t) {
+  return static_cast<int64_t>(t.value() / sc_core::sc_time(1, sc_core::SC_NS).value());
 }
+
+int64_t now_cycles() { return to_cycles(sc_core::sc_time_stamp()); }
 
 }  // namespace edgesim

@@ -7,7 +7,7 @@
 #pragma once
 #include <cstdint>
 
-namespace sc_core { class sc_simcontext; }
+namespace sc_core { class sc_simcontext; class sc_time; }
 
 namespace edgesim {
 
@@ -27,6 +27,7 @@ class SimContext {
 };
 
 // One cycle of the cluster clock is one nanosecond of SystemC time.
-int64_t now_cycles();
+int64_t to_cycles(const sc_core::sc_time& t);
+int64_t now_cycles();   // to_cycles(sc_time_stamp())
 
 }  // namespace edgesim

@@ -28,7 +28,6 @@ void Engine::run() {
     listener_.job_started(*j);
     if (j->duration > 0) wait(sc_core::sc_time(static_cast<double>(j->duration), sc_core::SC_NS));
     j->end = now_cycles();
-    busy_ += j->duration;
     listener_.job_finished(*j);
   }
 }

@@ -23,7 +23,6 @@ class Engine : public sc_core::sc_module {
   Engine(const sc_core::sc_module_name& name, JobListener& listener);
   void submit(Job* j);
   const std::string& track() const { return track_; }
-  int64_t busy_cycles() const { return busy_; }
 
  protected:
   // Index into pending_ of the job to run next (pending_ is never empty when called).
@@ -35,7 +34,6 @@ class Engine : public sc_core::sc_module {
   void run();
   JobListener& listener_;
   sc_core::sc_event arrived_;
-  int64_t busy_ = 0;
 };
 
 // An engine serving jobs in submission order (DMA channels).

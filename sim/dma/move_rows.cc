@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/context.h"
 #include "sim/dma/cluster_dma.h"
 
 namespace edgesim {
@@ -39,7 +40,7 @@ int64_t move_rows(const Command& c, const DmaAddresses& a, tlm::tlm_fw_transport
       if (data || timed_side == 1) access(1, dst, tlm::TLM_WRITE_COMMAND, da);
     }
   if (timed_side < 0) return 0;
-  return static_cast<int64_t>(acc[timed_side].value() / sc_core::sc_time(1, sc_core::SC_NS).value());
+  return to_cycles(acc[timed_side]);
 }
 
 }  // namespace edgesim

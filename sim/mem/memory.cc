@@ -26,12 +26,10 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& p, sc_core::sc_time& del
   }
   if (p.get_command() == tlm::TLM_READ_COMMAND) {
     std::memcpy(p.get_data_ptr(), storage_.data() + addr, static_cast<size_t>(len));
-    bytes_read_ += len;
   } else if (write) {
     std::memcpy(storage_.data() + addr, p.get_data_ptr(), static_cast<size_t>(len));
-    bytes_written_ += len;
   }
-  const int64_t start = now_cycles() + static_cast<int64_t>(delay.value() / sc_core::sc_time(1, sc_core::SC_NS).value());
+  const int64_t start = now_cycles() + to_cycles(delay);
   delay += sc_core::sc_time(static_cast<double>(access_cycles(start, addr, len, write)), sc_core::SC_NS);
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }

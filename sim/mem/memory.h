@@ -28,8 +28,6 @@ class Memory : public sc_core::sc_module {
   Memory(const sc_core::sc_module_name& name, std::vector<std::byte>& storage, int64_t size);
   int64_t size() const { return size_; }
   std::byte* data() { return storage_.data(); }
-  int64_t bytes_read() const { return bytes_read_; }
-  int64_t bytes_written() const { return bytes_written_; }
 
   // Cycles from `start` until an access of `bytes` at `addr` completes; may record the
   // occupancy it causes (ports, banks) so later accesses see it.
@@ -39,7 +37,6 @@ class Memory : public sc_core::sc_module {
   void b_transport(int initiator, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   std::vector<std::byte>& storage_;
   int64_t size_;
-  int64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 
 }  // namespace edgesim

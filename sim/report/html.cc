@@ -13,7 +13,7 @@
 #include "sim/report/format.h"
 #include "sim/report/report.h"
 #include "sim/report/svg.h"
-#include "sim/report/write_file.h"
+#include "compiler/io/write_file.h"
 
 namespace edgesim {
 

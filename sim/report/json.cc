@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/report.h"
-#include "sim/report/write_file.h"
+#include "compiler/io/write_file.h"
 
 namespace edgesim {
 

@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "sim/report/format.h"
-#include "sim/report/write_file.h"
+#include "compiler/io/write_file.h"
 #include "sim/sweep/html.h"
 #include "sim/sweep/progress.h"
 

@@ -23,7 +23,6 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   std::vector<int64_t> run(const std::vector<std::string>& requests);
-  int size() const { return static_cast<int>(workers_.size()); }
 
  private:
   struct Worker {

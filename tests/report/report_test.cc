@@ -14,7 +14,7 @@
 
 #include "sim/report/format.h"
 #include "sim/report/report.h"
-#include "sim/report/write_file.h"
+#include "compiler/io/write_file.h"
 #include "support/temp_dir.h"
 
 using namespace edgesim;

@@ -10,6 +10,8 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "sim/core/context.h"
+
 namespace edgesim::test {
 
 struct Access {
@@ -47,8 +49,7 @@ class Probe : public sc_core::sc_module {
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       socket->b_transport(p, delay);
       a.error = p.is_response_error();
-      a.done = static_cast<int64_t>((sc_core::sc_time_stamp() + delay).value() /
-                                    sc_core::sc_time(1, sc_core::SC_NS).value());
+      a.done = to_cycles(sc_core::sc_time_stamp() + delay);
     }
   }
 };

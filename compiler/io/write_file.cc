@@ -1,7 +1,7 @@
 // Atomic file write: create "<dir>/.<name>.tmp-<pid>-<n>" exclusively (mode 0666 minus the
 // umask, like an ordinary file), write everything, fsync, close, rename over the destination.
 // rename(2) within one directory is atomic on POSIX file systems.
-#include "sim/report/write_file.h"
+#include "compiler/io/write_file.h"
 
 #include <atomic>
 #include <cerrno>

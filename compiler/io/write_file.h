@@ -1,4 +1,5 @@
-// write_file_atomically: the one way report writers put a file on disk. The text goes to a
+// write_file_atomically: the one way edgesim puts a file on disk (schedules, tune cache, reports,
+// sweep results). The text goes to a
 // temporary file in the destination's directory, which is then renamed over the destination,
 // so a reader (a browser reloading the HTML, a script polling the JSON) never sees half a file
 // and a failed write never destroys the previous version.
