@@ -47,6 +47,11 @@ struct Node {
   std::vector<int> inputs;       // tensor ids; Conv: x, w. Gemm: a, b. Add/Mul/Concat: all operands
   std::vector<int> outputs;      // tensor ids (one output for every op kind today)
   std::vector<std::string> fused;   // ONNX op types folded into this node, in order (provenance)
+  // Set by the engine assignment pass (compiler/passes/assign_engine.h): the engine that runs
+  // the node ("cluster", "npu", "mvu") and, for NPU layers, whether their weights are homed in
+  // the NPU's weight memory (WMEM) instead of L2.
+  std::string engine = "cluster";
+  bool wmem_weights = false;
 
   OpKind kind() const { return static_cast<OpKind>(params.index()); }
   template <class P> const P& as() const { return std::get<P>(params); }

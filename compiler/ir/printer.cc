@@ -135,6 +135,7 @@ std::string node_line(const Graph& g, const Node& n, int layer) {
   }
   s += consts + attrs(n);
   if (!n.fused.empty()) s += fmt::format(" <- {}", fmt::join(n.fused, "+"));
+  if (n.engine != "cluster") s += fmt::format(" @{}{}", n.engine, n.wmem_weights ? " wmem" : "");
   return s;
 }
 

@@ -23,6 +23,7 @@ struct TileInfo {
   Box out;
   TileParams tp;
   std::vector<ConstVec> cv;
+  int64_t npu_skip = 0;          // NPU: channels of the first weight row before the tile's first
 };
 
 struct Slab {
@@ -70,6 +71,12 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
     return false;
   }
   const std::string who = node_label(g, node);
+  // NPU layers read their weights encoded (rows of bytes, placement npu_weights); from the
+  // weight memory they are read in place, without L1 buffers or DMA.
+  const bool npu = n.engine == "npu";
+  const Placement* wpl = npu && n.inputs.size() > 1 ? s.placement_of(n.inputs[1]) : nullptr;
+  if (npu && (!wpl || !wpl->npu_weights)) throw std::runtime_error(who + ": NPU layer without encoded weights");
+  const bool w_in_wmem = npu && s.buffers.at(wpl->buffer).level == Level::WMEM;
 
   // Operands in kernel coordinates: 0 = x, 1 = w (conv, gemm) or x2 (add); then y.
   const size_t R = oshape.size();
@@ -126,6 +133,14 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
                 throw std::runtime_error(who + ": " + e.what());
               }
               ti.cv = const_vectors(g, n, ys, ti.out);
+              if (npu) {   // the tile's encoded weight rows
+                const NpuWeightGeom& wg = *wpl->npu_weights;
+                const int64_t c0 = ti.out.start[cdim], c1 = c0 + ti.out.ext[cdim];
+                const int64_t r0 = c0 / wg.channels_per_row;
+                const int64_t r1 = (c1 + wg.channels_per_row - 1) / wg.channels_per_row;
+                ti.tp.in_boxes[1] = Box{{r0, 0}, {r1 - r0, wg.row_bytes}};
+                ti.npu_skip = c0 - r0 * wg.channels_per_row;
+              }
               slab.tiles.push_back(std::move(ti));
             }
         slabs.push_back(std::move(slab));
@@ -219,6 +234,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   std::vector<std::vector<int>> in_l1(nin);
   for (size_t k = 0; k < nin; ++k) {
     const bool w = w_like && k == 1;
+    if (w && w_in_wmem) continue;
     in_l1[k] = l1_bufs(k == 0 ? "x" : (w ? "w" : "x2"), in_max[k], w ? w_loads : ntiles);
   }
   const std::vector<int> y_l1 = l1_bufs("y", y_max, ntiles);
@@ -259,14 +275,28 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       const std::string ts = std::to_string(tile_no) + "/" + std::to_string(ntiles);
       Command comp;
       comp.kind = Command::Kind::Compute;
-      comp.engine = "cluster";
+      comp.engine = npu ? "npu" : "cluster";
       comp.node = node;
+      if (npu) {
+        comp.npu_weights = wpl->npu_weights;
+        comp.npu_row0 = ti.tp.in_boxes[1].start[0];
+        comp.npu_skip = ti.npu_skip;
+      }
       comp.params = ti.tp.params;
       comp.note = "compute tile " + ts;
       std::vector<int> reads;
       for (size_t k = 0; k < nin; ++k) {
         const Region src = plan[k].active ? slab_region(k, j) : in_home[k];
         const Box& box = ti.tp.in_boxes[k];
+        if (w_in_wmem && k == 1) {   // read in place from the weight memory
+          Region sub = src;
+          sub.offset += box.start[0] * sub.strides[0];
+          sub.shape = box.ext;
+          sub.origin = box.start;
+          comp.inputs.push_back(view_of(sub));
+          reads.push_back(sub.buffer);
+          continue;
+        }
         const bool reuse_kind = w_like && k == 1;
         const bool changed = in_loads[k] == 0 || box != in_prev[k] || src.buffer != in_prev_src[k];
         const bool load = reuse_kind ? changed : (dbl || changed);

@@ -4,11 +4,14 @@
 // storage order is DORY's: activations HWC ([N,C,H,W] nested N,H,W,C; [N,C,L] as N,L,C), conv
 // weights [Cout,kh,kw,Cin/g] so that a Cout tile is one contiguous run, Gemm B as [N,K] rows so
 // that an N tile is contiguous; everything else row-major. Placement::strides are the element
-// strides of the logical (ONNX) shape under that order.
+// strides of the logical (ONNX) shape under that order. Weights of NPU layers are stored in the
+// NPU's encoded layout (rows of bytes, kernels/npu/weights.h), in WMEM when the engine pass
+// homed them there.
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
+#include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build_internal.h"
 
 namespace edgesim::sched {
@@ -155,11 +158,28 @@ void place_tensors(BuildContext& ctx) {
       l3[n.inputs[1]] = true;
   }
   for (int id : g.outputs) used[id] = true;
+  // Weights of NPU layers are stored in the NPU's layout, in the weight memory when the engine
+  // pass homed them there.
+  std::map<int, std::pair<NpuWeightGeom, bool>> npu_w;
+  for (size_t k = 0; k < g.nodes.size(); ++k)
+    if (g.nodes[k].engine == "npu")
+      npu_w[g.nodes[k].inputs.at(1)] = {npu_weight_geom_of(g, static_cast<int>(k), *ctx.spec), g.nodes[k].wmem_weights};
 
   for (size_t t = 0; t < nt; ++t) {
     if (!used[t]) continue;
     const TensorDesc& d = g.tensors[t];
     const int id = static_cast<int>(t);
+    if (auto it = npu_w.find(id); it != npu_w.end()) {
+      const auto& [geom, in_wmem] = it->second;
+      const Level level = in_wmem ? Level::WMEM : (l3[t] || ctx.consts_in_l3 || geom.bytes() > ctx.l2_budget) ? Level::L3 : Level::L2;
+      Placement p;
+      p.tensor = id;
+      p.buffer = add_buffer(s, level, geom.bytes(), "npu w %" + std::to_string(t) + " '" + d.name + "'", 0, ctx.last_step);
+      p.strides = contiguous_strides(d.shape);
+      p.npu_weights = geom;
+      s.placements.push_back(p);
+      continue;
+    }
     const bool whole_run = d.is_const() ||
                            std::find(g.outputs.begin(), g.outputs.end(), id) != g.outputs.end();
     int f = whole_run ? 0 : std::max(first[t], 0);
@@ -186,6 +206,13 @@ Region home_region(const BuildContext& ctx, int tensor, bool as4d) {
   Region r;
   r.buffer = p->buffer;
   r.offset = p->offset;
+  if (p->npu_weights) {   // encoded rows: [rows, row_bytes] bytes
+    r.dtype = DType::U8;
+    r.shape = {p->npu_weights->rows, p->npu_weights->row_bytes};
+    r.strides = {p->npu_weights->row_bytes, 1};
+    r.origin = {0, 0};
+    return r;
+  }
   r.dtype = d.dtype;
   r.shape = d.shape;
   r.strides = p->strides;

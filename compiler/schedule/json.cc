@@ -90,6 +90,29 @@ BufView view_from(const In& in) {
   return v;
 }
 
+json npu_weights_to(const NpuWeightGeom& g) {
+  return {{"impl", g.impl}, {"op", npu_op_name(g.op)}, {"ko", g.ko}, {"ki", g.ki}, {"k", g.k}, {"w_bits", g.w_bits},
+          {"rows", g.rows}, {"row_bytes", g.row_bytes}, {"channels_per_row", g.channels_per_row}};
+}
+
+NpuWeightGeom npu_weights_from(const In& in) {
+  NpuWeightGeom g;
+  g.impl = in.get<std::string>("impl");
+  const std::string op = in.get<std::string>("op");
+  if (op == npu_op_name(NpuOp::Conv3x3)) g.op = NpuOp::Conv3x3;
+  else if (op == npu_op_name(NpuOp::Conv1x1)) g.op = NpuOp::Conv1x1;
+  else if (op == npu_op_name(NpuOp::Dw3x3)) g.op = NpuOp::Dw3x3;
+  else in.fail("op", "unknown NPU op '" + op + "'");
+  g.ko = in.get<int64_t>("ko");
+  g.ki = in.get<int64_t>("ki");
+  g.k = in.get<int64_t>("k");
+  g.w_bits = in.get<int64_t>("w_bits");
+  g.rows = in.get<int64_t>("rows");
+  g.row_bytes = in.get<int64_t>("row_bytes");
+  g.channels_per_row = in.get<int64_t>("channels_per_row");
+  return g;
+}
+
 json command_to(const Command& c) {
   json j{{"id", c.id}, {"engine", c.engine}, {"deps", c.deps}, {"note", c.note}};
   if (c.kind == Command::Kind::Dma) {
@@ -107,6 +130,11 @@ json command_to(const Command& c) {
     j["inputs"] = ins;
     j["outputs"] = outs;
     j["macs"] = c.macs;
+    if (c.npu_weights) {
+      j["npu_weights"] = npu_weights_to(*c.npu_weights);
+      j["npu_row0"] = c.npu_row0;
+      j["npu_skip"] = c.npu_skip;
+    }
   }
   return j;
 }
@@ -130,6 +158,11 @@ Command command_from(const In& in) {
     for (const In& v : in.list("inputs")) c.inputs.push_back(view_from(v));
     for (const In& v : in.list("outputs")) c.outputs.push_back(view_from(v));
     c.macs = in.get<int64_t>("macs");
+    if (in.j.contains("npu_weights")) {
+      c.npu_weights = npu_weights_from(in.sub("npu_weights"));
+      c.npu_row0 = in.get<int64_t>("npu_row0");
+      c.npu_skip = in.get<int64_t>("npu_skip");
+    }
   } else {
     in.fail("kind", "unknown command kind '" + kind + "' (dma, compute)");
   }
@@ -143,8 +176,11 @@ json schedule_to_json(const Schedule& s) {
   for (const Buffer& b : s.buffers)
     buffers.push_back({{"id", b.id}, {"level", level_name(b.level)}, {"offset", b.offset}, {"bytes", b.bytes},
                        {"name", b.name}, {"first_step", b.first_step}, {"last_step", b.last_step}});
-  for (const Placement& p : s.placements)
-    placements.push_back({{"tensor", p.tensor}, {"buffer", p.buffer}, {"offset", p.offset}, {"strides", p.strides}});
+  for (const Placement& p : s.placements) {
+    json j{{"tensor", p.tensor}, {"buffer", p.buffer}, {"offset", p.offset}, {"strides", p.strides}};
+    if (p.npu_weights) j["npu_weights"] = npu_weights_to(*p.npu_weights);
+    placements.push_back(j);
+  }
   for (const Step& st : s.steps) {
     json cmds = json::array();
     for (const Command& c : st.commands) cmds.push_back(command_to(c));
@@ -184,6 +220,7 @@ Schedule schedule_from_json(const json& j) {
     x.buffer = p.get<int>("buffer");
     x.offset = p.get<int64_t>("offset");
     x.strides = p.get<Shape>("strides");
+    if (p.j.contains("npu_weights")) x.npu_weights = npu_weights_from(p.sub("npu_weights"));
     s.placements.push_back(x);
   }
   for (const In& st : in.list("steps")) {

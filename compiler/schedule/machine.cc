@@ -95,6 +95,19 @@ View ScheduleMachine::view(int buffer, int64_t offset, DType t, const Shape& sha
   return View{t, mem_[level_index(b.level)].data() + b.offset + offset, shape, strides};
 }
 
+std::byte* ScheduleMachine::encoded_bytes(const Placement& p) {
+  const TensorDesc& d = g_.tensor(p.tensor);
+  return view(p.buffer, p.offset, DType::U8, {p.npu_weights->bytes()}, {1},
+              fmt::format("encoded placement of tensor %{} '{}'", p.tensor, d.name))
+      .base;
+}
+
+Tensor ScheduleMachine::read_placement(const Placement& p) {
+  if (!p.npu_weights) return read_back(placement_view(p));
+  const TensorDesc& d = g_.tensor(p.tensor);
+  return decode_npu_weights(encoded_bytes(p), 0, p.npu_weights->rows, *p.npu_weights).reshaped(d.shape);
+}
+
 View ScheduleMachine::placement_view(const Placement& p) {
   const TensorDesc& d = g_.tensor(p.tensor);
   return view(p.buffer, p.offset, d.dtype, d.shape, p.strides,
@@ -107,7 +120,12 @@ void ScheduleMachine::load(const std::vector<Tensor>& inputs) {
                                          g_.inputs.size(), inputs.size()));
   for (const Placement& p : s_.placements) {
     const TensorDesc& d = g_.tensor(p.tensor);
-    if (d.is_const()) copy_values(d.constant->view(), placement_view(p));
+    if (d.is_const() && p.npu_weights) {
+      const std::vector<std::byte> enc = encode_npu_weights(d.constant->view(), *p.npu_weights);
+      std::memcpy(encoded_bytes(p), enc.data(), enc.size());
+    } else if (d.is_const()) {
+      copy_values(d.constant->view(), placement_view(p));
+    }
   }
   for (size_t i = 0; i < g_.inputs.size(); ++i) {
     const Placement* p = s_.placement_of(g_.inputs[i]);
@@ -160,11 +178,28 @@ void ScheduleMachine::run_compute(const Command& c, const std::string& who) {
     }
     return r;
   };
-  const std::vector<View> in = views(c.inputs, "input");
+  std::vector<View> in = views(c.inputs, "input");
   const std::vector<View> out = views(c.outputs, "output");
   if (out.size() != 1)
     throw std::runtime_error(fmt::format("{}: compute has {} outputs, expects 1", who, out.size()));
   try {
+    // The NPU decodes its weight rows: the reference then runs on the channels of the tile.
+    Tensor w;
+    if (c.npu_weights) {
+      if (in.size() != 2 || in[1].shape.size() != 2 || out[0].shape.size() != 4)
+        throw std::runtime_error("NPU compute expects inputs x and encoded weight rows and a 4-D output");
+      const Tensor all = decode_npu_weights(in[1].base, c.npu_row0, in[1].shape[0], *c.npu_weights);
+      const int64_t per = all.numel() / std::max<int64_t>(1, all.shape()[0]);
+      const int64_t nc = out[0].shape[1];
+      if (c.npu_skip < 0 || c.npu_skip + nc > all.shape()[0])
+        throw std::runtime_error(fmt::format("NPU weight rows hold {} channels, the tile needs {} from {}",
+                                             all.shape()[0], nc, c.npu_skip));
+      Shape ws = all.shape();
+      ws[0] = nc;
+      w = Tensor(all.dtype(), ws);
+      std::memcpy(w.data(), all.data() + c.npu_skip * per * static_cast<int64_t>(dtype_size(all.dtype())), w.nbytes());
+      in[1] = w.view();
+    }
     run_reference(c.params, in, out[0]);
   } catch (const std::exception& e) {
     throw std::runtime_error(who + ": " + e.what());
@@ -174,7 +209,7 @@ void ScheduleMachine::run_compute(const Command& c, const std::string& who) {
 void ScheduleMachine::end_step(int k) {
   if (k < 0 || static_cast<size_t>(k) >= snap_.size()) return;
   for (const Placement* p : snap_[static_cast<size_t>(k)])
-    values_[static_cast<size_t>(p->tensor)] = read_back(placement_view(*p));
+    values_[static_cast<size_t>(p->tensor)] = read_placement(*p);
 }
 
 FunctionalResult ScheduleMachine::finish() {

@@ -1,6 +1,8 @@
 // ScheduleMachine: the state of one execution of a Schedule with data — one byte array per
 // memory level, the placements loaded with constants and graph inputs, and the read-back of
-// every placed tensor at the end of its home buffer's lifetime (docs/schedule.md §1).
+// every placed tensor at the end of its home buffer's lifetime (docs/schedule.md §1). NPU
+// weights are written in their encoded layout and decoded again by the NPU's compute commands
+// (kernels/npu/weights.h), so a wrong layout or row range shows up as a verification mismatch.
 //
 // The untimed functional executor (functional.h) drives it in list order; the SystemC executor
 // (sim/exec) drives the same machine in simulated time: its memory components use the level
@@ -51,6 +53,8 @@ class ScheduleMachine {
   View view(int buffer, int64_t offset, DType t, const Shape& shape, const Shape& strides,
             const std::string& who);
   View placement_view(const Placement& p);
+  std::byte* encoded_bytes(const Placement& p);   // NPU-encoded placement: its bytes, checked
+  Tensor read_placement(const Placement& p);      // values of a placement (decoded if encoded)
 
   const Graph& g_;
   const Schedule& s_;

@@ -15,15 +15,18 @@
 //     (i, j) starting at offset + i·stride[0] + j·stride[1] on each side.
 //   * Compute runs the reference kernel of `params` (kernels/reference.h) on views into buffers.
 //     Requant constants, bias and zero points travel inside params (already sliced to the tile);
-//     Dma commands of the constant bytes model their traffic.
+//     Dma commands of the constant bytes model their traffic. Compute on engine "npu" reads its
+//     weights in the NPU's encoded layout (Placement/Command::npu_weights) and decodes them.
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/ir/graph.h"
 #include "compiler/tiler/tiling.h"
+#include "kernels/npu/weights.h"
 
 namespace edgesim {
 
@@ -47,6 +50,9 @@ struct Placement {
   int buffer = -1;
   int64_t offset = 0;            // bytes within the buffer
   Shape strides;                 // element strides of the tensor's logical shape
+  // Weights of an NPU layer: stored encoded in the NPU's layout (kernels/npu/weights.h), rows
+  // of npu_weights->row_bytes from `offset`; `strides` is then unused.
+  std::optional<NpuWeightGeom> npu_weights;
 };
 
 struct DmaSide {
@@ -81,6 +87,11 @@ struct Command {
   OpParams params;               // tile-specialised params (pads of border tiles, sliced rq)
   std::vector<BufView> inputs, outputs;
   int64_t macs = 0;
+  // engine "npu": inputs[1] holds rows [npu_row0, npu_row0 + inputs[1].shape[0]) of the layer's
+  // encoded weights; the tile's output channels start npu_skip channels into those rows
+  // (depthwise rows hold several channels).
+  std::optional<NpuWeightGeom> npu_weights;
+  int64_t npu_row0 = 0, npu_skip = 0;
 };
 
 struct Step {

@@ -87,6 +87,10 @@ L1Result dory2021_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads = -1
 std::optional<L3Tiling> dory_l3(const LayerGeom& g, const Budgets& b, bool input_in_l3,
                                 std::string* why);
 
+// Layers assigned to the NPU (Node::engine == "npu"): keeps the policy's L3 decision in `base`
+// and replaces its L1 tile by the NPU's (npu.cc). Throws TilingError when no tile fits b.l1.
+LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b);
+
 std::unique_ptr<TilingPolicy> make_dory_policy(bool v2021);
 std::unique_ptr<TilingPolicy> make_deeploy_policy();
 

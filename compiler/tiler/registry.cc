@@ -1,7 +1,8 @@
 // Policy registry and the whole-graph driver: names -> policies, and tile_graph, which tiles
 // the layer nodes in order and threads DORY's only cross-layer coupling (a layer's input is in
 // L3 when the previous layer node's output was L3-tiled, TILING.md §1.1). `tuned` is the
-// autotuner (compiler/tune/tuned_policy.h).
+// autotuner (compiler/tune/tuned_policy.h). Layers assigned to the NPU keep the policy's L3
+// decision and take the NPU's L1 tile (npu.cc).
 #include <algorithm>
 #include <stdexcept>
 
@@ -49,6 +50,7 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
   for (int node : g.layer_nodes()) {
     const LayerGeom geom = layer_geom(g, node);
     LayerTiling t = p->tile(geom, ctx);
+    if (g.nodes[static_cast<size_t>(node)].engine == "npu") t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy));
     ctx.input_in_l3 = t.l3.output_in_l3;
     out.push_back(std::move(t));
   }

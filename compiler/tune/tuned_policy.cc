@@ -33,6 +33,14 @@ class TunedPolicy : public TilingPolicy {
   LayerTiling tile(const LayerGeom& geom, const TilingContext& ctx) const override {
     const Graph& g = *ctx.graph;
     const PlatformSpec& spec = *ctx.spec;
+    // NPU layers are not tuned (the candidates are cluster tiles): DORY's L3 decision, and the
+    // NPU's own L1 tile replaces the L1 part (tile_graph).
+    if (g.nodes.at(static_cast<size_t>(geom.node)).engine == "npu") {
+      if (!dory_) dory_ = make_policy("dory");
+      LayerTiling t = dory_->tile(geom, ctx);
+      t.policy = "tuned";
+      return t;
+    }
     if (!cache_) cache_ = std::make_unique<TuneCache>(tune_settings().cache_path);
     if (!have_actx_) actx_ = network_context(g, spec), have_actx_ = true;
     if (!sim_ && tune_settings().make_simulator) sim_ = tune_settings().make_simulator(tune_settings().jobs);
@@ -44,6 +52,7 @@ class TunedPolicy : public TilingPolicy {
 
  private:
   mutable std::unique_ptr<TuneCache> cache_;
+  mutable std::unique_ptr<TilingPolicy> dory_;
   mutable std::unique_ptr<Evaluator> sim_;
   mutable AnalyticContext actx_;
   mutable bool have_actx_ = false;

@@ -192,7 +192,9 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
       }
       std::string text = d.def;
       if (text == "@mode") text = spec.fidelity.mode == "realistic" ? "true" : "false";
-      assign(d, RawValue{{text}, false, Origin{"<default of " + d.key + ">", 0, false, {}}}, spec);
+      // A list key without a default stays empty (e.g. `engines`: the platform's default order).
+      if (!text.empty() || (d.kind != Kind::StrList && d.kind != Kind::IntList))
+        assign(d, RawValue{{text}, false, Origin{"<default of " + d.key + ">", 0, false, {}}}, spec);
       spec.origin[d.key] = "default";
     }
   }

@@ -31,6 +31,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(npu.act_bw, Bandwidth).only("npu.impl", neu));
   k.push_back(K_REQ(npu.w_bw, Bandwidth).only("npu.impl", neu));
   k.push_back(K_REQ(npu.prefetch, Bool).only("npu.impl", neu));
+  k.push_back(K_OPT(npu.weight_source, String, "auto").one_of({"auto", "wmem", "l1"}).only("npu.impl", nn));
   k.push_back(K_REQ(npu.fifo_latency, Cycles).only("npu.impl", ne16));
   k.push_back(K_REQ(npu.shifters, Int).only("npu.impl", ne16));
   k.push_back(K_REQ(npu.adders, Int).only("npu.impl", ne16));

@@ -8,6 +8,7 @@ namespace edgesim::schema {
 void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(name, String));
   k.push_back(K_OPT(description, String, ""));
+  k.push_back(K_OPT(engines, StrList, "").one_of({"npu", "mvu", "cluster"}));
 
   // cluster: the programmable cores that run software kernels
   k.push_back(K_REQ(cluster.impl, String).one_of({"pulp_cluster", "riscv_host"}));

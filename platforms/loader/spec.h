@@ -149,6 +149,9 @@ struct NpuSpec {
   int64_t tp_in_3x3 = 0, hci_max_stall = 0;
   double act_bw = 0, w_bw = 0;
   bool prefetch = false;
+  // where NPU layers read their weights: "auto" (the weight memory when the platform has one,
+  // else the TCDM), "wmem" (error without one) or "l1" (DMA'd into the TCDM like the cluster's)
+  std::string weight_source;
   // ne16
   int64_t fifo_latency = 0, shifters = 0, adders = 0, multipliers = 0, scale_bits = 0;
   // soma
@@ -213,6 +216,9 @@ struct FidelitySpec {
 struct PlatformSpec {
   std::string name;
   std::string description;
+  // Engines that run layers, in preference order (`npu`, `mvu`, `cluster`); empty = the
+  // platform's default order (engine_preference() in compiler/passes/assign_engine.h).
+  std::vector<std::string> engines;
   // Provenance (not hashed): the files read, presets first and the platform file last, and
   // where each key's value came from ("siracusa.yaml:12", "--set", "default").
   std::vector<std::string> files;

@@ -19,6 +19,30 @@ std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy
   return fmt::format(" (l1.size >= {} B on {})", e.min_budget() + overhead, spec.name);
 }
 
+EngineAssignment assign_engines_cli(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines) {
+  try {
+    return assign_engines(g, spec, engines);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(std::string(engines.empty() ? "" : "--engines: ") + e.what());
+  } catch (const std::runtime_error& e) {
+    throw CliError(e.what());
+  }
+}
+
+std::string engine_summary(const Graph& g, const EngineAssignment& a) {
+  std::string s;
+  for (const std::string& e : a.preference) {
+    int64_t layers = 0, nodes = 0;
+    for (const Node& n : g.nodes)
+      if (n.engine == e) ++nodes, layers += Graph::is_layer(n);
+    if (nodes == 0) continue;
+    s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", e, e == "cluster" ? nodes : layers,
+                     e == "cluster" ? (nodes == 1 ? "node" : "nodes") : (layers == 1 ? "layer" : "layers"));
+    if (e == "npu" && a.wmem_budget > 0) s += fmt::format(" (weights {} B in WMEM)", a.wmem_bytes);
+  }
+  return s;
+}
+
 // Without --inputs, an --expected directory may supply them (docs/verify.md).
 std::string inputs_next_to(const std::string& expected) {
   std::error_code ec;

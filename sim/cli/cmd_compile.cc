@@ -35,7 +35,7 @@ namespace {
 
 struct CompileArgs {
   std::string model, platform, policy = "dory", buffering = "auto", output;
-  std::vector<std::string> overrides;
+  std::vector<std::string> overrides, engines;
   bool check = false;
   uint64_t seed = 1;
 };
@@ -159,9 +159,11 @@ int run_compile(const CompileArgs& a) {
   }
   const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
   const PlatformSpec spec = load_platform(platform, a.overrides);
-  const Graph g = import_onnx(a.model);
+  Graph g = import_onnx(a.model);
+  const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
   std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
                            g.nodes.size(), g.layer_nodes().size());
+  std::cout << fmt::format("engines:  {}\n", engine_summary(g, engines));
   std::cout << fmt::format("platform: {} ({}), policy {}\n", spec.name, platform, a.policy);
 
   std::vector<LayerTiling> tilings;
@@ -198,6 +200,8 @@ void register_compile(CLI::App& app, Action& action) {
   sub->add_option("--policy", args->policy, "tiling policy: dory, dory-2021, deeploy")->capture_default_str();
   sub->add_option("--set", args->overrides, "override a platform key: --set key=value (repeatable)")
       ->allow_extra_args(false);
+  sub->add_option("--engines", args->engines, "engines in preference order, e.g. npu,cluster (default: the platform's)")
+      ->delimiter(',');
   sub->add_option("--buffering", args->buffering, "auto (platform default), single or double")
       ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
   sub->add_flag("--check", args->check, "run the schedule functionally and compare with the interpreter");

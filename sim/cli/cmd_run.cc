@@ -1,5 +1,5 @@
 // `edgesim run`: the whole flow of ARCHITECTURE.md on one network — import, tile under a policy,
-// build and allocate the schedule, execute it on the SystemC model of the platform, check the
+// assign engines (NPU / cluster), build and allocate the schedule, execute it on the SystemC model of the platform, check the
 // simulated outputs bit-exactly against the untiled interpreter (and golden files with
 // --expected), and report cycles per layer.
 // Exit status: 0 verified (or --timing-only), 1 a verification mismatch, 2 an error.
@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 struct RunArgs {
   std::string model, platform, policy = "dory", buffering = "auto", inputs, expected, layout = "hwc";
   std::string json, trace, report;
-  std::vector<std::string> overrides;
+  std::vector<std::string> overrides, engines;
   bool timing_only = false;
   uint64_t seed = 1;
 };
@@ -61,6 +61,7 @@ int run_run(const RunArgs& a) {
   const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
   const PlatformSpec spec = load_platform(platform, a.overrides);
   Graph g = import_onnx(a.model);
+  const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
   std::string input_label = "none (timing only)";
   std::vector<Tensor> in;
   if (!a.timing_only) in = choose_inputs(g, a, input_label);
@@ -107,8 +108,9 @@ int run_run(const RunArgs& a) {
     r.verify_message = "skipped (timing only)";
   }
 
-  std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\n", a.model,
-                           g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), input_label);
+  std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}\n", a.model,
+                           g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), input_label,
+                           engine_summary(g, engines));
   print_run_table(std::cout, r);
   for (const CheckResult& c : golden)
     if (!c.ok()) std::cout << format_check(c) << "\n";
@@ -133,6 +135,8 @@ void register_run(CLI::App& app, Action& action) {
     return s;
   }())->capture_default_str();
   sub->add_option("--set", args->overrides, "override a platform key, e.g. --set l1.size=128KiB (repeatable)");
+  sub->add_option("--engines", args->engines, "engines in preference order, e.g. npu,cluster (default: the platform's)")
+      ->delimiter(',');
   sub->add_option("--buffering", args->buffering, "L1 buffering: auto (the platform's DORY db), single, double")
       ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
   sub->add_option("--inputs", args->inputs, "input data (formats of `verify`); default: seeded random");

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "compiler/passes/assign_engine.h"
 #include "compiler/tiler/tiling.h"
 #include "platforms/loader/spec.h"
 
@@ -38,6 +39,10 @@ std::string default_platform_path();
 
 // " (l1.size >= N B on gap8)" for an L1 tiling failure under dory, else "" (cli_shared.cc).
 std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy, const TilingError& e);
+// Engine assignment with --engines (empty: the platform's order); errors become CliErrors.
+EngineAssignment assign_engines_cli(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines);
+// "engines:      npu 13 layers (weights 1,081,344 B in WMEM), cluster 18 nodes"
+std::string engine_summary(const Graph& g, const EngineAssignment& a);
 // The inputs file an --expected directory holds (input.txt, inputs.npz, input_0.pb), or "".
 std::string inputs_next_to(const std::string& expected);
 

@@ -1,6 +1,7 @@
 // Job: one unit of work the executor hands to an engine (sim/exec/executor.h): a kernel or a
-// DMA issue on the cluster, or a transfer on a DMA channel. The engine's timing model fills in
-// `duration` (and the split) when the job is created; the engine decides when it runs.
+// DMA issue on the cluster, an NPU job, or a transfer on a DMA channel. The engine's timing
+// model fills in `duration` (and the split) when the job is created; the engine decides when it
+// runs.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,6 +20,7 @@ struct Job {
   int64_t lead = 0;                  // overhead cycles before the work starts (wake, fork)
   std::vector<int64_t> core_cycles;  // kernel: busy cycles per core; issue: issue cycles per core
   std::string kernel;                // modelled kernel name (trace)
+  int64_t tcdm_beats = 0;            // NPU job: its wide TCDM beats (bank-conflict mode)
   int64_t start = -1, end = -1;      // filled by the engine
 };
 

@@ -48,6 +48,11 @@ class Executor : public sc_core::sc_module, public JobListener {
     soc_ = soc;
     const auto* t = dynamic_cast<const Tcdm*>(soc->l1.get());
     tcdm_ = t && t->conflicts() ? t : nullptr;
+    npu_contends_ = tcdm_ && p_.fidelity.npu_hci_contention;
+    dma_ports_ = static_cast<double>(dma_timing(p_).tcdm_ports);
+    for (const Cmd& k : cmds_)
+      if (k.c->kind == Command::Kind::Compute && k.c->engine == "npu" && !soc->npu)
+        throw SimError(who(k) + ": engine 'npu' but platform " + p_.name + " has no simulated NPU");
   }
   const std::string& error() const { return error_; }
   size_t completed() const { return completed_; }
@@ -89,7 +94,10 @@ class Executor : public sc_core::sc_module, public JobListener {
   Soc* soc_ = nullptr;
   const Tcdm* tcdm_ = nullptr;      // set in bank-conflict mode: kernels and L1 DMA contend
   int l1_transfers_ = 0;            // cluster DMA transfers in flight
-  int kernels_ = 0;                 // kernels running
+  int kernels_ = 0;                 // cluster kernels running
+  const Job* npu_job_ = nullptr;    // the NPU job running
+  bool npu_contends_ = false;       // NPU beats meet DMA ports (l1_conflicts + npu_hci_contention)
+  double dma_ports_ = 0;            // TCDM ports of one DMA direction
   std::vector<Cmd> cmds_;
   std::vector<ClusterConventions> conv_;   // per step: its tiling's policy (a tuned network mixes loops)
   std::vector<int> step_left_;      // commands not yet complete, per step
@@ -116,12 +124,17 @@ void Executor::index_commands() {
     L.name = st.name;
     L.op = layer_label(g_, node);
     L.engine = "cluster";
+    for (const Command& c : st.commands)
+      if (c.kind == Command::Kind::Compute) {
+        L.engine = c.engine;
+        break;
+      }
     const bool dw = node.kind() == OpKind::Conv &&
                     node.as<ConvParams>().depthwise(g_.tensor(node.inputs[0]).shape.at(1),
                                                     g_.tensor(node.outputs[0]).shape.at(1));
     for (const Command& c : st.commands) {
       if (c.kind != Command::Kind::Compute) continue;
-      if (c.engine != "cluster")
+      if (c.engine != "cluster" && c.engine != "npu")
         throw SimError(fmt::format("step {} '{}' command {}: engine '{}' is not simulated", si, st.name, c.id,
                                    c.engine));
       L.macs += c.macs;
@@ -189,7 +202,11 @@ void Executor::ready(int ki) {
   k.main.cmd = k.issue.cmd = ki;
   k.main.step = k.issue.step = k.step;
   k.main.id = k.issue.id = c.id;
-  if (c.kind == Command::Kind::Compute) {
+  if (c.kind == Command::Kind::Compute && c.engine == "npu") {
+    const bool w_tcdm = c.inputs.size() > 1 && s_.buffers.at(static_cast<size_t>(c.inputs[1].buffer)).level != Level::WMEM;
+    soc_->npu->cost_job(k.main, c, w_tcdm);
+    soc_->npu->submit(&k.main);
+  } else if (c.kind == Command::Kind::Compute) {
     soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, k.after_dma);
     soc_->cluster->submit(&k.main);
   } else if (c.engine == "cluster_dma") {
@@ -207,11 +224,18 @@ void Executor::started(Job& j) {
   if (&j == &k.issue) return;
   const Command& c = *k.c;
   if (c.kind == Command::Kind::Compute) {
-    if (tcdm_) soc_->cluster->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0);
-    ++kernels_;
+    if (c.engine == "npu") {
+      if (npu_contends_) soc_->npu->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0 ? dma_ports_ : 0.0);
+      npu_job_ = &j;
+    } else {
+      if (tcdm_) soc_->cluster->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0);
+      ++kernels_;
+    }
     if (opt_.data) m_.run_compute(c, who(k));
   } else if (c.engine == "cluster_dma") {
     if (tcdm_ && kernels_ > 0) soc_->dma->stretch_for_conflicts(j, *tcdm_, soc_->cluster->n_cores(), Cluster::kTcdmShare);
+    // A wide NPU beat occupies 8 banks: as 8 accesses for the beats' share of the NPU's cycles.
+    if (npu_contends_ && npu_job_) soc_->dma->stretch_for_conflicts(j, *tcdm_, 8, soc_->npu->beat_share(*npu_job_));
     ++l1_transfers_;
     if (opt_.data) soc_->dma->move(c, k.addr, who(k));
   } else {
@@ -229,7 +253,8 @@ void Executor::finished(Job& j) {
     soc_->dma->channel(k.addr).submit(&k.main);
     return;
   }
-  if (k.c->kind == Command::Kind::Compute) --kernels_;
+  if (k.c->kind == Command::Kind::Compute && k.c->engine == "npu") npu_job_ = nullptr;
+  else if (k.c->kind == Command::Kind::Compute) --kernels_;
   else if (k.c->engine == "cluster_dma") --l1_transfers_;
   k.done = true;
   ++completed_;
@@ -251,7 +276,7 @@ void Executor::record(const Job& j, const Cmd& k, bool on_cluster) {
   }
   if (!opt_.trace || j.duration == 0) return;
   const std::string name = j.kind == Job::Kind::Issue ? "issue " + k.c->note : k.c->note;
-  std::string track = "cluster";
+  std::string track = k.c->engine == "npu" ? "npu" : "cluster";
   if (j.kind == Job::Kind::Transfer)
     track = k.c->engine == "l3_dma" ? soc_->udma->channel.track() : soc_->dma->channel(k.addr).track();
   r_.trace.push_back(TraceSlice{track, name, k.step, j.start, j.duration});

@@ -38,6 +38,10 @@ const std::vector<std::string>& cluster_impls() {
   static const std::vector<std::string> v{"pulp_cluster"};
   return v;
 }
+const std::vector<std::string>& npu_impls() {
+  static const std::vector<std::string> v{"neureka", "ne16"};
+  return v;
+}
 const std::vector<std::string>& dma_impls() {
   static const std::vector<std::string> v{"mchan_v7", "simple_dma"};
   return v;
@@ -102,12 +106,14 @@ Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> leve
     s.udma->l3.bind(s.l3->socket);
     s.udma->l2.bind(s.l2->socket);
   }
+  if (p.npu.present && contains(npu_impls(), p.npu.impl)) s.npu = std::make_unique<Npu>("npu", listener, p);
   return s;
 }
 
 std::vector<std::string> simulator_components() {
   return {"cluster.impl: " + names(cluster_impls()), "cluster.dma.impl: " + names(dma_impls()),
-          "l1.impl: " + names(l1_impls()), "l2.impl: " + names(l2_impls()), "l3.impl: " + names(l3_impls())};
+          "l1.impl: " + names(l1_impls()), "l2.impl: " + names(l2_impls()), "l3.impl: " + names(l3_impls()),
+          "npu.impl: " + names(npu_impls())};
 }
 
 }  // namespace edgesim

@@ -5,6 +5,7 @@
 //   cluster (impl pulp_cluster)  --issue-->  cluster DMA (mchan_v7 | simple_dma) --TLM--> L1, L2
 //                                            uDMA ("l3_dma")                     --TLM--> L3, L2
 //   L1 (tcdm), L2 (sram), L3 (hyperram_udma | ddr): Memory targets over the run's level arrays
+//   npu (neureka | ne16): jobs of Compute commands on engine "npu" (sim/npu/npu.h)
 //
 // The modules must be destroyed before the SimContext that created them (declare the Soc after
 // the context).
@@ -20,6 +21,7 @@
 #include "sim/dma/cluster_dma.h"
 #include "sim/dma/udma.h"
 #include "sim/mem/memory.h"
+#include "sim/npu/npu.h"
 
 namespace edgesim {
 
@@ -33,6 +35,7 @@ struct Soc {
   std::unique_ptr<Cluster> cluster;
   std::unique_ptr<ClusterDma> dma;
   std::unique_ptr<Udma> udma;
+  std::unique_ptr<Npu> npu;         // npu.impl neureka | ne16
 };
 
 // `levels` supplies the storage of L1, L2 and L3 (sized to the schedule's high-water marks).

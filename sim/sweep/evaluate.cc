@@ -5,6 +5,7 @@
 #include <set>
 
 #include "compiler/frontend/import.h"
+#include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
@@ -80,15 +81,22 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const st
     } catch (const PlatformError& e) {
       return fail("infeasible", e.what());
     }
+    // Engines follow the point's platform (its `engines:` key and NPU).
+    Graph graph = net.graph;
+    try {
+      assign_engines(graph, spec);
+    } catch (const std::exception& e) {
+      return fail("infeasible", e.what());
+    }
     std::vector<LayerTiling> tilings;
     try {
-      tilings = tile_graph(net.graph, spec, s.policy);
+      tilings = tile_graph(graph, spec, s.policy);
     } catch (const TilingError& e) {
       return fail("infeasible", e.what() + (hint ? hint(spec, s.policy, e) : std::string()));
     }
     Schedule sched;
     try {
-      sched = build_schedule(net.graph, spec, tilings);
+      sched = build_schedule(graph, spec, tilings);
     } catch (const TilingError& e) {
       return fail("infeasible", e.what());
     } catch (const std::runtime_error& e) {
@@ -97,7 +105,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const st
     sched.network = net.name;
     SimOptions opt;
     opt.data = false;
-    const RunResult res = simulate(net.graph, sched, spec, {}, opt).result;
+    const RunResult res = simulate(graph, sched, spec, {}, opt).result;
     r.status = "ok";
     r.total_cycles = res.total_cycles;
     r.macs = res.total_macs;

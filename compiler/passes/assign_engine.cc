@@ -1,0 +1,167 @@
+// assign_engines (assign_engine.h): preference order, the NPU's exactness rules, WMEM homing.
+#include "compiler/passes/assign_engine.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace edgesim {
+
+namespace {
+
+bool has(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+bool npu_present(const PlatformSpec& s) { return s.npu.present && (s.npu.impl == "neureka" || s.npu.impl == "ne16"); }
+
+std::string engine_missing(const PlatformSpec& s, const std::string& e) {
+  if (e == "npu" && !s.npu.present) return "the platform has no npu section";
+  if (e == "npu" && !npu_present(s)) return "npu.impl '" + s.npu.impl + "' is not simulated (neureka, ne16 are)";
+  if (e == "mvu" && !s.mvu.present) return "the platform has no mvu section";
+  if (e == "cluster" && !s.cluster.present) return "the platform has no cluster section";
+  if (e != "npu" && e != "mvu" && e != "cluster") return "unknown engine (known: npu, mvu, cluster)";
+  return "";
+}
+
+int64_t range_lo(DType t) { return t == DType::U8 ? 0 : t == DType::I8 ? -128 : INT32_MIN; }
+int64_t range_hi(DType t) { return t == DType::U8 ? 255 : t == DType::I8 ? 127 : INT32_MAX; }
+
+NpuOp npu_op(const ConvParams& p, bool depthwise) {
+  if (depthwise) return NpuOp::Dw3x3;
+  return p.kh == 1 ? NpuOp::Conv1x1 : NpuOp::Conv3x3;
+}
+
+// The N-EUREKA / NE16 rules for one conv node (assign_engine.h).
+std::string npu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec) {
+  const NpuSpec& npu = spec.npu;
+  if (n.kind() != OpKind::Conv) return std::string(op_name(n.kind())) + " is not a convolution";
+  const ConvParams& p = n.as<ConvParams>();
+  if (n.inputs.size() != 2 || n.outputs.size() != 1) return "unexpected operands";
+  const TensorDesc& x = g.tensor(n.inputs[0]);
+  const TensorDesc& w = g.tensor(n.inputs[1]);
+  const TensorDesc& y = g.tensor(n.outputs[0]);
+  if (x.shape.size() != 4 || y.shape.size() != 4 || p.is_1d) return "not a 2-D convolution";
+  const bool dw = p.depthwise(x.shape[1], y.shape[1]);
+  if (p.groups != 1 && !dw) return fmt::format("grouped convolution ({} groups)", p.groups);
+  if (p.kh != p.kw || (p.kh != 1 && p.kh != 3)) return fmt::format("kernel {}x{} (npu: 1x1, 3x3)", p.kh, p.kw);
+  if (!has(npu.kernel_sizes, p.kh)) return fmt::format("kernel {}x{} not in npu.kernel_sizes", p.kh, p.kw);
+  const char* op = dw ? (p.kh == 3 ? "dw3x3" : "dw1x1") : (p.kh == 3 ? "conv3x3" : "conv1x1");
+  if (!has(npu.ops, op)) return fmt::format("{} not in npu.ops", op);
+  if (p.dh != 1 || p.dw != 1) return "dilation";
+  if (p.sh != p.sw || !has(npu.strides, p.sh)) return fmt::format("stride {}x{} not in npu.strides", p.sh, p.sw);
+  if (x.dtype != DType::U8 && x.dtype != DType::I8) return "input is not 8-bit";
+  if (static_cast<int64_t>(dtype_size(x.dtype)) * 8 != npu.act_bits) return "input bits differ from npu.act_bits";
+  if (p.x_zp != 0) return "input zero point";
+  if (!w.is_const()) return "weights are not constant";
+  if (w.dtype != DType::I8) return "weights are not signed 8-bit";
+  if (!has(npu.w_bits, 8)) return "8-bit weights not in npu.w_bits";
+  for (int64_t z : p.w_zp)
+    if (z != 0) return "weight zero point";
+  for (const Node& o : g.nodes)
+    if (&o != &n && std::find(o.inputs.begin(), o.inputs.end(), n.inputs[1]) != o.inputs.end())
+      return "weights shared with another node";
+  const Requant& rq = p.rq;
+  if (!rq.enabled()) {
+    if (y.dtype != DType::I32 || !has(npu.out_bits, 32)) return "raw accumulator output needs 32-bit npu.out_bits";
+    return "";
+  }
+  if (rq.kind != Requant::Kind::Integer) return "float requantisation";
+  if (rq.div != 0) return "exact-divisor requantisation (not a shift)";
+  if (y.dtype != DType::U8 && y.dtype != DType::I8) return "output is not 8-bit";
+  if (!has(npu.out_bits, 8)) return "8-bit outputs not in npu.out_bits";
+  if (rq.shift < 0 || rq.shift > 31) return fmt::format("shift {}", rq.shift);
+  const int64_t lo = range_lo(y.dtype), hi = range_hi(y.dtype);
+  if (rq.hi != hi || (rq.lo != lo && rq.lo != 0)) return fmt::format("clamp [{}, {}] is neither the output range nor ReLU", rq.lo, rq.hi);
+  // Normalisation on the NPU: y = clamp((acc · scale[c] + bias[c]) >> shift) with
+  // scale = k·mul (unsigned, ≤ 32 bit) and bias = (conv bias)·scale + λ·mul + r (int32).
+  const int64_t cout = y.shape[1];
+  for (int64_t c = 0; c < cout; ++c) {
+    const int64_t k = rq.k.size() == 1 ? rq.k[0] : rq.k.at(static_cast<size_t>(c));
+    const int64_t l = rq.lambda.size() == 1 ? rq.lambda[0] : rq.lambda.at(static_cast<size_t>(c));
+    const int64_t b = p.bias.empty() ? 0 : p.bias.at(static_cast<size_t>(c));
+    const __int128 scale = static_cast<__int128>(k) * rq.mul;
+    if (scale < 0 || scale > UINT32_MAX) return fmt::format("channel {}: scale {} does not fit unsigned 32 bit", c, static_cast<int64_t>(scale));
+    const __int128 bias = static_cast<__int128>(b) * scale + static_cast<__int128>(l) * rq.mul + rq.round;
+    if (bias < INT32_MIN || bias > INT32_MAX) return fmt::format("channel {}: bias does not fit int32", c);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> engine_preference(const PlatformSpec& spec) {
+  if (!spec.engines.empty()) return spec.engines;
+  std::vector<std::string> r;
+  if (npu_present(spec)) r.push_back("npu");
+  if (spec.mvu.present) r.push_back("mvu");
+  if (spec.cluster.present) r.push_back("cluster");
+  return r;
+}
+
+std::string engine_rejects(const Graph& g, int node, const std::string& engine, const PlatformSpec& spec) {
+  const std::string missing = engine_missing(spec, engine);
+  if (!missing.empty()) return missing;
+  const Node& n = g.nodes.at(static_cast<size_t>(node));
+  if (engine == "cluster") return "";
+  if (engine == "mvu") return "the MVU array is not simulated yet";
+  return npu_rejects(g, n, spec);
+}
+
+NpuWeightGeom npu_weight_geom_of(const Graph& g, int node, const PlatformSpec& spec) {
+  const Node& n = g.nodes.at(static_cast<size_t>(node));
+  const ConvParams& p = n.as<ConvParams>();
+  const Shape& xs = g.tensor(n.inputs[0]).shape;
+  const Shape& ys = g.tensor(n.outputs[0]).shape;
+  const bool dw = p.depthwise(xs[1], ys[1]);
+  return npu_weight_geom(spec.npu, npu_op(p, dw), ys[1], dw ? 1 : xs[1], 8);
+}
+
+EngineAssignment assign_engines(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines) {
+  EngineAssignment a;
+  a.preference = engines.empty() ? engine_preference(spec) : engines;
+  if (a.preference.empty()) throw std::invalid_argument("platform " + spec.name + " has no engine that runs layers");
+  for (const std::string& e : a.preference) {
+    const std::string missing = engine_missing(spec, e);
+    if (!missing.empty()) throw std::invalid_argument(fmt::format("engine '{}' on platform {}: {}", e, spec.name, missing));
+  }
+  // Weight memory in use by NPU layers?
+  const std::string src = spec.npu.weight_source.empty() ? "auto" : spec.npu.weight_source;
+  if (has(a.preference, "npu") && src == "wmem" && !spec.wmem.present)
+    throw std::invalid_argument("npu.weight_source is wmem but platform " + spec.name + " has no wmem section");
+  if (spec.wmem.present && (src == "wmem" || src == "auto")) {
+    const int64_t b = spec.budgets.deeploy.present ? spec.budgets.deeploy.wmem : 0;
+    a.wmem_budget = b > 0 ? std::min(b, spec.wmem.size) : spec.wmem.size;
+  }
+  a.why_not.assign(g.nodes.size(), "");
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    Node& n = g.nodes[k];
+    n.engine.clear();
+    n.wmem_weights = false;
+    std::string why;
+    for (const std::string& e : a.preference) {
+      const std::string r = engine_rejects(g, static_cast<int>(k), e, spec);
+      if (r.empty()) {
+        n.engine = e;
+        break;
+      }
+      why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", e, r);
+    }
+    if (n.engine.empty())
+      throw std::runtime_error(fmt::format("node {} '{}' ({}): no engine of platform {} runs it ({})", k, n.name,
+                                           op_name(n.kind()), spec.name, why));
+    a.why_not[k] = why;
+    if (n.engine == "npu" && a.wmem_budget > 0) {
+      const int64_t bytes = (npu_weight_geom_of(g, static_cast<int>(k), spec).bytes() + 3) / 4 * 4;
+      if (a.wmem_bytes + bytes <= a.wmem_budget) {
+        n.wmem_weights = true;
+        a.wmem_bytes += bytes;
+      }
+    }
+  }
+  return a;
+}
+
+}  // namespace edgesim

@@ -1,0 +1,52 @@
+// Engine assignment (stage 3 of ARCHITECTURE.md): each node goes to the first engine in the
+// platform's preference list that can run it exactly, and NPU layers get their weights homed in
+// the weight memory while it has room.
+//
+//   preference   `engines:` of the platform YAML, else npu (neureka / ne16) before the cluster;
+//                `--engines npu,cluster` replaces it for one run
+//   cluster      runs every node (the reference kernels with PULP-NN cost models)
+//   npu          N-EUREKA / NE16 convolutions that the hardware computes to the same integers as
+//                the reference (docs/npu.md "Which layers run on the NPU"): 3×3 dense, 3×3
+//                depthwise or 1×1 (as listed in npu.ops / kernel_sizes), a stride in npu.strides,
+//                no dilation, 8-bit activations without zero point, signed constant weights
+//                without zero point, and either an integer requant whose per-channel scale
+//                k·mul fits the NPU's unsigned 32-bit scale, whose bias fits int32, with a
+//                per-layer shift and the clamp of the output type (or ReLU), or raw int32
+//                outputs when npu.out_bits lists 32
+//   mvu          not simulated yet: rejects every node with that reason
+// Weight memory: with npu.weight_source auto (and a `wmem:` section) or wmem, NPU layers' weights,
+// in the NPU layout (kernels/npu/weights.h), are homed in WMEM in layer order while they fit
+// budgets.deeploy.wmem (or wmem.size); the rest stay in L2 and are DMA'd into L1 per tile.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "kernels/npu/weights.h"
+#include "platforms/loader/spec.h"
+
+namespace edgesim {
+
+// The engines a platform offers, in preference order (its `engines:` key, else the default).
+std::vector<std::string> engine_preference(const PlatformSpec& spec);
+
+// Why `engine` cannot run node n of g on this platform; "" when it can.
+std::string engine_rejects(const Graph& g, int node, const std::string& engine, const PlatformSpec& spec);
+
+// The NPU weight layout of an NPU-capable conv node (engine_rejects(g, node, "npu", spec) == "").
+NpuWeightGeom npu_weight_geom_of(const Graph& g, int node, const PlatformSpec& spec);
+
+struct EngineAssignment {
+  std::vector<std::string> preference;     // the order used
+  std::vector<std::string> why_not;        // per node: why engines before its own refused it ("" if none)
+  int64_t wmem_bytes = 0;                  // NPU weight bytes homed in WMEM
+  int64_t wmem_budget = 0;                 // 0: no weight memory in use
+};
+
+// Sets Node::engine and Node::wmem_weights of every node. `engines` (e.g. {"npu", "cluster"})
+// overrides the platform's preference. Throws std::invalid_argument for an engine the platform
+// does not have or an unknown name, and std::runtime_error naming the node when no engine of
+// the list runs it.
+EngineAssignment assign_engines(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines = {});
+
+}  // namespace edgesim
