@@ -90,6 +90,31 @@ std::string npu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec)
   return "";
 }
 
+// The BARVINN MVU rules: a dense 2-D convolution of 8-bit integer tensors with raw int32 outputs,
+// which the bit-serial array computes exactly. Capacities are checked when the schedule is built.
+std::string mvu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec) {
+  if (n.kind() != OpKind::Conv) return std::string(op_name(n.kind())) + " is not a convolution";
+  const ConvParams& p = n.as<ConvParams>();
+  if (n.inputs.size() != 2 || n.outputs.size() != 1) return "unexpected operands";
+  const TensorDesc& x = g.tensor(n.inputs[0]);
+  const TensorDesc& w = g.tensor(n.inputs[1]);
+  const TensorDesc& y = g.tensor(n.outputs[0]);
+  if (x.shape.size() != 4 || y.shape.size() != 4) return "not a 2-D convolution";
+  if (p.groups != 1) return fmt::format("grouped convolution ({} groups)", p.groups);
+  if (p.dh != 1 || p.dw != 1) return "dilation";
+  if (x.dtype != DType::U8 && x.dtype != DType::I8) return "input is not 8-bit";
+  if (!w.is_const() || (w.dtype != DType::U8 && w.dtype != DType::I8)) return "weights are not constant 8-bit";
+  if (p.x_zp != 0) return "input zero point";
+  for (int64_t z : p.w_zp)
+    if (z != 0) return "weight zero point";
+  const int64_t lo = spec.mvu.prec_min, hi = spec.mvu.prec_max;
+  if (8 < lo || 8 > hi) return "8-bit precision outside mvu.prec_min..prec_max";
+  // The MVU's quantizer keeps `oprec` bits below a chosen MSB; whether that equals a requant's
+  // clamp is not established, so only raw int32 accumulators are mapped (docs/npu.md).
+  if (p.rq.enabled() || y.dtype != DType::I32) return "only raw int32 outputs (the quantizer is not modelled bit-exactly)";
+  return "";
+}
+
 }  // namespace
 
 std::vector<std::string> engine_preference(const PlatformSpec& spec) {
@@ -106,7 +131,7 @@ std::string engine_rejects(const Graph& g, int node, const std::string& engine, 
   if (!missing.empty()) return missing;
   const Node& n = g.nodes.at(static_cast<size_t>(node));
   if (engine == "cluster") return "";
-  if (engine == "mvu") return "the MVU array is not simulated yet";
+  if (engine == "mvu") return mvu_rejects(g, n, spec);
   return npu_rejects(g, n, spec);
 }
 

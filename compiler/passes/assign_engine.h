@@ -13,7 +13,9 @@
 //                k·mul fits the NPU's unsigned 32-bit scale, whose bias fits int32, with a
 //                per-layer shift and the clamp of the output type (or ReLU), or raw int32
 //                outputs when npu.out_bits lists 32
-//   mvu          not simulated yet: rejects every node with that reason
+//   mvu          BARVINN: dense 2-D convolutions of 8-bit integer tensors with raw int32 outputs
+//                (its quantizer is not modelled bit-exactly), rows split over the MVUs
+//                (compiler/schedule/build_mvu.cc)
 // Weight memory: with npu.weight_source auto (and a `wmem:` section) or wmem, NPU layers' weights,
 // in the NPU layout (kernels/npu/weights.h), are homed in WMEM in layer order while they fit
 // budgets.deeploy.wmem (or wmem.size); the rest stay in L2 and are DMA'd into L1 per tile.

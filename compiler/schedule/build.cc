@@ -132,7 +132,9 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const int node = static_cast<int>(k);
     auto it = ctx.tiling_of.find(node);
-    if (it == ctx.tiling_of.end() || !sched::build_layer_step(ctx, node, *it->second))
+    if (g.nodes[k].engine == "mvu")
+      sched::build_mvu_step(ctx, node);
+    else if (it == ctx.tiling_of.end() || !sched::build_layer_step(ctx, node, *it->second))
       sched::build_whole_step(ctx, node);
   }
   over = allocate(s, ctx, spec, l1_what);

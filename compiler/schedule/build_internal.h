@@ -129,6 +129,8 @@ SlabPlan plan_slabs(Schedule& s, const Region& home, const std::vector<std::vect
 
 // ---- steps ----
 void build_whole_step(BuildContext& ctx, int node);
+// A conv on the BARVINN MVU array: output rows split over the MVUs (build_mvu.cc).
+void build_mvu_step(BuildContext& ctx, int node);
 // Returns false when the layer cannot be tiled (the caller then builds a whole-tensor step).
 bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t);
 

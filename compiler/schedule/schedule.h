@@ -73,7 +73,7 @@ struct Command {
   enum class Kind { Dma, Compute };
   int id = -1;                   // unique, increasing in list order
   Kind kind = Kind::Dma;
-  std::string engine;            // "cluster_dma", "l3_dma", "cluster", later "npu", "mvu"
+  std::string engine;            // "cluster_dma", "l3_dma", "cluster", "npu", "mvu"
   std::vector<int> deps;         // ids of earlier commands
   std::string note;              // human-readable: "load x tile 3", "compute tile 3/16"
 
@@ -92,6 +92,7 @@ struct Command {
   // (depthwise rows hold several channels).
   std::optional<NpuWeightGeom> npu_weights;
   int64_t npu_row0 = 0, npu_skip = 0;
+  int unit = 0;                  // engine "mvu": which MVU of the array runs the command
 };
 
 struct Step {

@@ -48,6 +48,7 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
   ctx.spec = &spec;
   std::vector<LayerTiling> out;
   for (int node : g.layer_nodes()) {
+    if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (build_mvu.cc)
     const LayerGeom geom = layer_geom(g, node);
     LayerTiling t = p->tile(geom, ctx);
     if (g.nodes[static_cast<size_t>(node)].engine == "npu") t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy));

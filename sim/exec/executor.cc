@@ -50,9 +50,15 @@ class Executor : public sc_core::sc_module, public JobListener {
     tcdm_ = t && t->conflicts() ? t : nullptr;
     npu_contends_ = tcdm_ && p_.fidelity.npu_hci_contention;
     dma_ports_ = static_cast<double>(dma_timing(p_).tcdm_ports);
-    for (const Cmd& k : cmds_)
-      if (k.c->kind == Command::Kind::Compute && k.c->engine == "npu" && !soc->npu)
-        throw SimError(who(k) + ": engine 'npu' but platform " + p_.name + " has no simulated NPU");
+    for (const Cmd& k : cmds_) {
+      const std::string& e = k.c->engine;
+      const bool there = e == "npu" ? soc->npu != nullptr : e == "mvu" ? soc->mvu != nullptr
+                         : e == "cluster" ? soc->cluster != nullptr : e == "cluster_dma" ? soc->dma != nullptr
+                         : e == "l3_dma" ? soc->udma != nullptr : false;
+      if (!there) throw SimError(who(k) + ": engine '" + e + "' is not simulated on platform " + p_.name);
+      if (e == "mvu" && soc->mvu->quantizer_violation(*k.c))
+        r_.warnings.push_back(who(k) + ": violates the MVU quantizer constraint iC*Fh*Fw*a*w >= oprec");
+    }
   }
   const std::string& error() const { return error_; }
   size_t completed() const { return completed_; }
@@ -134,7 +140,7 @@ void Executor::index_commands() {
                                                     g_.tensor(node.outputs[0]).shape.at(1));
     for (const Command& c : st.commands) {
       if (c.kind != Command::Kind::Compute) continue;
-      if (c.engine != "cluster" && c.engine != "npu")
+      if (c.engine != "cluster" && c.engine != "npu" && c.engine != "mvu")
         throw SimError(fmt::format("step {} '{}' command {}: engine '{}' is not simulated", si, st.name, c.id,
                                    c.engine));
       L.macs += c.macs;
@@ -202,7 +208,10 @@ void Executor::ready(int ki) {
   k.main.cmd = k.issue.cmd = ki;
   k.main.step = k.issue.step = k.step;
   k.main.id = k.issue.id = c.id;
-  if (c.kind == Command::Kind::Compute && c.engine == "npu") {
+  if (c.kind == Command::Kind::Compute && c.engine == "mvu") {
+    soc_->mvu->cost_job(k.main, c);
+    soc_->mvu->unit(c.unit).submit(&k.main);
+  } else if (c.kind == Command::Kind::Compute && c.engine == "npu") {
     const bool w_tcdm = c.inputs.size() > 1 && s_.buffers.at(static_cast<size_t>(c.inputs[1].buffer)).level != Level::WMEM;
     soc_->npu->cost_job(k.main, c, w_tcdm);
     soc_->npu->submit(&k.main);
@@ -224,7 +233,9 @@ void Executor::started(Job& j) {
   if (&j == &k.issue) return;
   const Command& c = *k.c;
   if (c.kind == Command::Kind::Compute) {
-    if (c.engine == "npu") {
+    if (c.engine == "mvu") {
+      // the MVUs have their own RAMs: no TCDM contention
+    } else if (c.engine == "npu") {
       if (npu_contends_) soc_->npu->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0 ? dma_ports_ : 0.0);
       npu_job_ = &j;
     } else {
@@ -253,7 +264,8 @@ void Executor::finished(Job& j) {
     soc_->dma->channel(k.addr).submit(&k.main);
     return;
   }
-  if (k.c->kind == Command::Kind::Compute && k.c->engine == "npu") npu_job_ = nullptr;
+  if (k.c->kind == Command::Kind::Compute && k.c->engine == "mvu") {
+  } else if (k.c->kind == Command::Kind::Compute && k.c->engine == "npu") npu_job_ = nullptr;
   else if (k.c->kind == Command::Kind::Compute) --kernels_;
   else if (k.c->engine == "cluster_dma") --l1_transfers_;
   k.done = true;
@@ -266,7 +278,10 @@ void Executor::finished(Job& j) {
 // Statistics and trace of a finished job.
 void Executor::record(const Job& j, const Cmd& k, bool on_cluster) {
   LayerStats& L = r_.layers[static_cast<size_t>(k.step)];
-  if (on_cluster) {
+  if (on_cluster && k.c->engine == "mvu") {   // parallel MVUs: the split of the busiest one
+    L.compute_cycles = std::max(L.compute_cycles, j.work);
+    L.overhead_cycles = std::max(L.overhead_cycles, j.duration - j.work);
+  } else if (on_cluster) {
     L.compute_cycles += j.work;
     L.overhead_cycles += j.duration - j.work;
   } else if (k.c->kind == Command::Kind::Dma) {
@@ -276,7 +291,7 @@ void Executor::record(const Job& j, const Cmd& k, bool on_cluster) {
   }
   if (!opt_.trace || j.duration == 0) return;
   const std::string name = j.kind == Job::Kind::Issue ? "issue " + k.c->note : k.c->note;
-  std::string track = k.c->engine == "npu" ? "npu" : "cluster";
+  std::string track = k.c->engine == "npu" ? "npu" : k.c->engine == "mvu" ? fmt::format("mvu {}", k.c->unit) : "cluster";
   if (j.kind == Job::Kind::Transfer)
     track = k.c->engine == "l3_dma" ? soc_->udma->channel.track() : soc_->dma->channel(k.addr).track();
   r_.trace.push_back(TraceSlice{track, name, k.step, j.start, j.duration});
@@ -322,7 +337,7 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
   r.policy = s.policy;
   r.buffering = s.buffering;
   r.fidelity = p.fidelity.mode;
-  r.freq_hz = p.cluster.freq_hz;
+  r.freq_hz = p.cluster.present ? p.cluster.freq_hz : p.mvu.freq_hz;   // BARVINN: the MVU clock
   r.data = opt.data;
 
   ScheduleMachine machine(g, s, opt.data);   // timing only: levels without storage
@@ -337,7 +352,7 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
     SimContext ctx;
     Executor ex("executor", g, s, p, machine, opt, r);
     const ClusterConventions conv = conventions_for(s.policy, p);
-    r.n_cores = static_cast<int>(conv.workers);
+    r.n_cores = p.cluster.present ? static_cast<int>(conv.workers) : 0;
     Soc soc = build_soc(p, levels, sizes, ex, conv.workers);
     ex.attach(&soc);
     ctx.run();

@@ -1,6 +1,8 @@
 // Implementation of the shared report formatting (see format.h).
 #include "sim/report/format.h"
 
+#include <algorithm>
+
 
 #include <fmt/format.h>
 
@@ -80,6 +82,30 @@ std::string verification(const RunResult& r) {
       break;
   }
   return "FAILED: " + (r.verify_message.empty() ? std::string("outputs differ") : r.verify_message);
+}
+
+std::vector<EngineShare> engine_split(const RunResult& r) {
+  std::vector<EngineShare> v;
+  for (const LayerStats& l : r.layers) {
+    const std::string e = l.engine.empty() ? "cluster" : l.engine;
+    auto it = std::find_if(v.begin(), v.end(), [&](const EngineShare& s) { return s.engine == e; });
+    if (it == v.end()) it = v.insert(v.end(), EngineShare{e, 0, 0, 0});
+    ++it->steps;
+    it->cycles += l.cycles;
+    it->macs += l.macs;
+  }
+  return v;
+}
+
+std::string engine_split_line(const RunResult& r) {
+  int64_t total = 0;
+  const auto v = engine_split(r);
+  for (const EngineShare& s : v) total += s.cycles;
+  std::string out;
+  for (const EngineShare& s : v)
+    out += (out.empty() ? "" : ", ") + s.engine + " " + group_digits(s.cycles) + " cycles (" + percent(s.cycles, total) +
+           ", " + std::to_string(s.steps) + (s.steps == 1 ? " step)" : " steps)");
+  return out;
 }
 
 Totals layer_totals(const RunResult& r) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/stats/run_result.h"
 
@@ -46,5 +47,15 @@ struct Totals {
   int64_t tiles = 0, dma_in = 0, dma_out = 0, l3 = 0;
 };
 Totals layer_totals(const RunResult& r);
+
+// Steps per engine that ran them ("npu", "cluster", "mvu"), in order of first appearance: the
+// NPU / cluster split of a run. Steps without computation count for the cluster.
+struct EngineShare {
+  std::string engine;
+  int64_t steps = 0, cycles = 0, macs = 0;
+};
+std::vector<EngineShare> engine_split(const RunResult& r);
+// "npu 6,123,456 cycles (57.4%, 22 steps), cluster 4,536,332 cycles (42.6%, 8 steps)"
+std::string engine_split_line(const RunResult& r);
 
 }  // namespace edgesim::report

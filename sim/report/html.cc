@@ -88,6 +88,7 @@ std::string summary(const RunResult& r) {
   s += card("layers / tiles", fmt::format("{} / {}", r.layers.size(), group_digits(t.tiles)));
   s += card("DMA L2→L1 / L1→L2 / L3", escape(report::bytes_label(t.dma_in) + " / " +
                                                         report::bytes_label(t.dma_out) + " / " + report::bytes_label(t.l3)));
+  s += card("engines", escape(report::engine_split_line(r)));
   s += card("verification", badge(r));
   s += "</div>\n";
   if (t.cycles > 0) {  // the run's overall split as one CSS bar

@@ -4,6 +4,7 @@
 // sorted keys (nlohmann's default map), integers exactly, indented by one space.
 #include <nlohmann/json.hpp>
 
+#include "sim/report/format.h"
 #include "sim/report/report.h"
 #include "compiler/io/write_file.h"
 
@@ -42,6 +43,9 @@ std::string run_to_json(const RunResult& r) {
   for (const LayerStats& l : r.layers) layers.push_back(layer_json(l));
   json memory = json::array();
   for (const MemoryUse& m : r.memory) memory.push_back(memory_json(m));
+  json engines = json::array();
+  for (const report::EngineShare& e : report::engine_split(r))
+    engines.push_back({{"engine", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
   const json doc = {{"network", r.network},
                     {"platform", r.platform},
                     {"policy", r.policy},
@@ -54,6 +58,8 @@ std::string run_to_json(const RunResult& r) {
                     {"data", r.data},
                     {"verified", r.verified},
                     {"verify_message", r.verify_message},
+                    {"engines", engines},
+                    {"warnings", r.warnings},
                     {"layers", std::move(layers)},
                     {"memory", std::move(memory)}};
   // Invalid UTF-8 in a node name becomes U+FFFD instead of an exception.

@@ -121,6 +121,8 @@ void print_run_table(std::ostream& os, const RunResult& r) {
   if (totals.cycles != r.total_cycles)
     os << "note:         layers cover " << group_digits(totals.cycles) << " of the " << group_digits(r.total_cycles)
        << " cycles\n";
+  os << "engines:      " << report::engine_split_line(r) << '\n';
+  for (const std::string& w : r.warnings) os << "warning:      " << w << '\n';
   os << "verification: " << report::verification(r) << '\n';
 }
 

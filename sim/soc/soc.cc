@@ -79,9 +79,13 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
 
 Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> levels, std::array<int64_t, 4> sizes,
               JobListener& listener, int64_t workers) {
-  if (!p.cluster.present)
-    throw SimError("platform " + p.name + " has no cluster section: its engines (e.g. the MVU array) are not "
-                   "simulated yet");
+  if (!p.cluster.present) {
+    if (!p.mvu.present || p.mvu.impl != "barvinn_mvu")
+      throw SimError("platform " + p.name + " has neither a cluster nor an MVU array the simulator implements");
+    Soc s;   // the MVUs read the L2 staging buffer in place: no memory component is needed
+    s.mvu = std::make_unique<MvuArray>("mvu", listener, p);
+    return s;
+  }
   if (!contains(cluster_impls(), p.cluster.impl))
     throw SimError("platform " + p.name + ": cluster.impl '" + p.cluster.impl +
                    "' is not implemented by the simulator (has: " + names(cluster_impls()) + ")");
@@ -113,7 +117,7 @@ Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> leve
 std::vector<std::string> simulator_components() {
   return {"cluster.impl: " + names(cluster_impls()), "cluster.dma.impl: " + names(dma_impls()),
           "l1.impl: " + names(l1_impls()), "l2.impl: " + names(l2_impls()), "l3.impl: " + names(l3_impls()),
-          "npu.impl: " + names(npu_impls())};
+          "npu.impl: " + names(npu_impls()), "mvu.impl: barvinn_mvu"};
 }
 
 }  // namespace edgesim

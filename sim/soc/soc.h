@@ -6,6 +6,8 @@
 //                                            uDMA ("l3_dma")                     --TLM--> L3, L2
 //   L1 (tcdm), L2 (sram), L3 (hyperram_udma | ddr): Memory targets over the run's level arrays
 //   npu (neureka | ne16): jobs of Compute commands on engine "npu" (sim/npu/npu.h)
+//   mvu (barvinn_mvu): the MVU array (sim/mvu/mvu_array.h); a platform without a cluster (BARVINN)
+//   gets the array only (its slices read the L2 staging buffer in place)
 //
 // The modules must be destroyed before the SimContext that created them (declare the Soc after
 // the context).
@@ -21,6 +23,7 @@
 #include "sim/dma/cluster_dma.h"
 #include "sim/dma/udma.h"
 #include "sim/mem/memory.h"
+#include "sim/mvu/mvu_array.h"
 #include "sim/npu/npu.h"
 
 namespace edgesim {
@@ -36,6 +39,7 @@ struct Soc {
   std::unique_ptr<ClusterDma> dma;
   std::unique_ptr<Udma> udma;
   std::unique_ptr<Npu> npu;         // npu.impl neureka | ne16
+  std::unique_ptr<MvuArray> mvu;    // mvu.impl barvinn_mvu (BARVINN: no cluster, no L1 model)
 };
 
 // `levels` supplies the storage of L1, L2 and L3 (sized to the schedule's high-water marks).

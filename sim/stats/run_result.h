@@ -65,6 +65,7 @@ struct RunResult {
   std::string verify_message;     // "bit-exact (3 outputs)" or the first mismatch
   std::vector<TraceSlice> trace;  // empty unless requested
   std::vector<MemoryUse> memory;
+  std::vector<std::string> warnings;   // e.g. an MVU slice violating the quantizer constraint
 };
 
 }  // namespace edgesim

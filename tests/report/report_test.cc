@@ -119,9 +119,13 @@ TEST_CASE("run table: per-layer MAC/cycle, totals, time and verification", "[rep
 
   // Aligned: header, layer rows and TOTAL end at the same column (the tiles column).
   size_t rows = 0;
+  std::string engines;
   for (const std::string& l : lines)
-    if (l.find("cluster") != std::string::npos || l.find("TOTAL") != std::string::npos ||
-        l.find("tiles") != std::string::npos) {
+    if (l.rfind("engines:", 0) == 0) engines = l;
+  CHECK(engines.find("cluster 80,500 cycles (100.0%") != std::string::npos);   // the engine split
+  for (const std::string& l : lines)
+    if (l.rfind("engines:", 0) != 0 && (l.find("cluster") != std::string::npos || l.find("TOTAL") != std::string::npos ||
+        l.find("tiles") != std::string::npos)) {
       CHECK(l.size() == total.size());
       ++rows;
     }
