@@ -5,10 +5,13 @@
 //  * all input channels in every tile (no partial sums); depthwise: a channel tile is a multiple
 //    of the NPU's depthwise block (npu.tp_in_3x3 = 28 on N-EUREKA, tp_in = 16 on NE16) or the
 //    whole slab, so a tile's encoded weight rows are its own;
-//  * soft hints, most important first: dense and depthwise 3×3 keep the tile spatially whole;
-//    1×1 output rows, then columns, a multiple of the PE array (6 × 6; 3 × 3 on NE16) or whole,
-//    then Cout a multiple of tp_out (32) or whole; among tiles meeting the same hints the largest
-//    output volume wins, then more rows, then more columns (deterministic).
+//  * candidates: Cout tiles of 1..tp_out−1 and multiples of tp_out (32), rows and columns of 1..5
+//    and multiples of the PE array (6; 3 on NE16), each plus the whole slab;
+//  * objective: the fewest estimated cycles for the slab — per tile class (body / remainder
+//    along Cout, H, W) the larger of the NPU job's model cycles (kernels/npu, as DORY's NE16
+//    tiler uses its latency model, TILING.md §1.6) and the tile's activation DMA bytes at the
+//    cluster DMA's rate, times the class's count, plus each Cout tile's weight and constant bytes
+//    at that rate; ties go to the larger tile, then more rows, then more columns.
 //  * L1 footprint, ×db (the policy's buffering; a tile equal to its slab is sized once, as the
 //    schedule then single-buffers it): input tile (upper bound (h−1)·s + k rows) + output tile +
 //    the encoded weight rows of the tile unless the weights live in the weight memory + 4 B per
@@ -19,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "compiler/passes/assign_engine.h"
+#include "kernels/npu/cost_ne16.h"
 #include "compiler/tiler/internal.h"
 
 namespace edgesim {
@@ -58,12 +62,16 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
   auto in_ext = [](int64_t out, int64_t full_out, int64_t full_in, int64_t k, int64_t s) {
     return out >= full_out ? full_in : std::min(full_in, (out - 1) * s + k);
   };
-  auto mem = [&](int64_t nc, int64_t h, int64_t w, int64_t db) {
+  auto w_bytes = [&](int64_t nc) {
+    return n.wmem_weights ? 0 : c4((dw ? cdiv(nc, dwb) + (nc % dwb ? 1 : 0) : nc) * wg.row_bytes);
+  };
+  auto act_bytes = [&](int64_t nc, int64_t h, int64_t w) {   // input + output tile
     const int64_t nin = dw ? nc : g.cin;
-    const int64_t x = c4(bits_to_bytes(nin * in_ext(h, g.h_out, g.h_in, g.kh, g.sh) * in_ext(w, g.w_out, g.w_in, g.kw, g.sw), g.bx));
-    const int64_t y = c4(bits_to_bytes(nc * h * w, g.by));
-    const int64_t wb = n.wmem_weights ? 0 : c4((dw ? cdiv(nc, dwb) + (nc % dwb ? 1 : 0) : nc) * wg.row_bytes);
-    return db * (x + y + wb + n_vec * c4(4 * nc));
+    return c4(bits_to_bytes(nin * in_ext(h, g.h_out, g.h_in, g.kh, g.sh) * in_ext(w, g.w_out, g.w_in, g.kw, g.sw), g.bx)) +
+           c4(bits_to_bytes(nc * h * w, g.by));
+  };
+  auto mem = [&](int64_t nc, int64_t h, int64_t w, int64_t db) {
+    return db * (act_bytes(nc, h, w) + w_bytes(nc) + n_vec * c4(4 * nc));
   };
 
   L1Tiling& l = base.l1;
@@ -83,19 +91,53 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
   const int64_t db = std::max(1, b.db);
   const auto nc = dw ? cands(slab_n, dwb, false) : cands(slab_n, tp_out, true);
   const auto hc = cands(slab_h, pe_h, true), wc = cands(W, pe_w, true);
-  using Key = std::tuple<int, int64_t, int64_t, int64_t>;
-  Key best{-1, 0, 0, 0};
+  // Estimated cycles of the slab under a tile: per tile class (body / remainder along Cout, H,
+  // W) the NPU job's model cycles or its DMA bytes at the cluster DMA's rate, whichever is larger
+  // (double buffering overlaps the two), times the class's count.
+  const double dma_bw = spec.cluster.dma.present && spec.cluster.dma.bytes_per_cycle > 0 ? spec.cluster.dma.bytes_per_cycle : 8.0;
+  NpuJob job;
+  job.op = wg.op;
+  job.stride = g.sh;
+  job.w_bits = wg.w_bits;
+  job.out_bits = g.by;
+  job.per_channel_shift = false;
+  job.bias = n_vec > 0;
+  job.quantize = g.by == 8;
+  auto tile_cycles = [&](int64_t c, int64_t h, int64_t w) {
+    job.ki = dw ? c : g.cin, job.ko = c, job.ho = h, job.wo = w;
+    const NpuCost k = spec.npu.impl == "ne16" ? ne16_job_cost(job, spec.npu) : neureka_job_cost(job, spec.npu);
+    return std::max(static_cast<double>(k.cycles), static_cast<double>(act_bytes(c, h, w)) / dma_bw);
+  };
+  auto slab_cycles = [&](int64_t c, int64_t h, int64_t w) {
+    const int64_t dims[3][2] = {{slab_n / c, slab_n % c}, {slab_h / h, slab_h % h}, {W / w, W % w}};
+    const int64_t ext[3][2] = {{c, slab_n % c}, {h, slab_h % h}, {w, W % w}};
+    double total = 0;
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 2; ++k) {
+          const int64_t count = (i ? (dims[0][1] > 0) : dims[0][0]) * (j ? (dims[1][1] > 0) : dims[1][0]) *
+                                (k ? (dims[2][1] > 0) : dims[2][0]);
+          if (count > 0) total += static_cast<double>(count) * tile_cycles(ext[0][i], ext[1][j], ext[2][k]);
+        }
+    // Weights and constants: loaded once per Cout tile.
+    for (int i = 0; i < 2; ++i)
+      if (dims[0][i] > 0)
+        total += static_cast<double>(i ? 1 : dims[0][0]) * static_cast<double>(w_bytes(ext[0][i]) + n_vec * 4 * ext[0][i]) / dma_bw;
+    return total;
+  };
+  using Key = std::tuple<double, int64_t, int64_t, int64_t>;   // (−cycles, volume, rows, cols): larger wins
+  bool found = false;
+  Key best{0, 0, 0, 0};
   int64_t bn = 0, bh = 0, bw = 0;
   for (int64_t c : nc)
     for (int64_t h : hc)
       for (int64_t w : wc) {
         if (mem(c, h, w, db) > b.l1) continue;
-        const bool hn = c % tp_out == 0 || c == slab_n, hh = h % pe_h == 0 || h == slab_h, hw = w % pe_w == 0 || w == W;
-        const int hint = pointwise ? (hh ? 4 : 0) + (hw ? 2 : 0) + (hn ? 1 : 0) : (h == slab_h && w == W ? 1 : 0);
-        const Key k{hint, c * h * w, h, w};
-        if (k > best) best = k, bn = c, bh = h, bw = w;
+        const Key k{-slab_cycles(c, h, w), c * h * w, h, w};
+        if (!found || k > best) best = k, bn = c, bh = h, bw = w, found = true;
       }
-  if (std::get<0>(best) < 0) {
+  (void)pointwise;
+  if (!found) {
     const int64_t need = mem(dw ? std::min(dwb, slab_n) : 1, 1, 1, db);
     throw TilingError(fmt::format("{}: no NPU L2->L1 tile fits the L1 budget of {} B; needs at least {} B",
                                   layer_label(ctx.graph, g), b.l1, need),

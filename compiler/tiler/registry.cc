@@ -50,8 +50,20 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
   for (int node : g.layer_nodes()) {
     if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (build_mvu.cc)
     const LayerGeom geom = layer_geom(g, node);
-    LayerTiling t = p->tile(geom, ctx);
-    if (g.nodes[static_cast<size_t>(node)].engine == "npu") t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy));
+    const bool npu = g.nodes[static_cast<size_t>(node)].engine == "npu";
+    LayerTiling t;
+    try {
+      t = p->tile(geom, ctx);
+    } catch (const TilingError& e) {
+      // The policy's cluster L1 rules (im2col, weight tiles) may fail where the NPU's tile fits:
+      // keep the whole layer in L2 (the schedule builder checks that it fits) and let the NPU tile.
+      if (!npu || e.level() != "L1") throw;
+      t = LayerTiling{};
+      t.node = node;
+      t.policy = p->name();
+      t.l3.n_out = geom.cout, t.l3.h_out = geom.h_out, t.l3.h_in = geom.h_in;
+    }
+    if (npu) t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy));
     ctx.input_in_l3 = t.l3.output_in_l3;
     out.push_back(std::move(t));
   }
