@@ -15,7 +15,8 @@
 //  * L1 footprint, ×db (the policy's buffering; a tile equal to its slab is sized once, as the
 //    schedule then single-buffers it): input tile (upper bound (h−1)·s + k rows) + output tile +
 //    the encoded weight rows of the tile unless the weights live in the weight memory + 4 B per
-//    channel for each constant vector (bias, k, λ), each rounded up to 4 B.
+//    channel for each constant vector (bias, k, λ, one buffer), each buffer rounded up to 8 B as
+//    the allocator aligns L1 buffers.
 #include <algorithm>
 #include <tuple>
 
@@ -29,7 +30,7 @@ namespace edgesim {
 
 namespace {
 
-int64_t c4(int64_t b) { return (b + 3) / 4 * 4; }
+int64_t c8(int64_t b) { return (b + 7) / 8 * 8; }
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // 1..5 (small tiles for tight budgets), multiples of `step` up to `full`, and `full`.
@@ -62,16 +63,18 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
   auto in_ext = [](int64_t out, int64_t full_out, int64_t full_in, int64_t k, int64_t s) {
     return out >= full_out ? full_in : std::min(full_in, (out - 1) * s + k);
   };
+  // Each L1 buffer is placed 8-byte aligned (compiler/schedule/build.cc), the constant vectors of
+  // a tile share one buffer.
   auto w_bytes = [&](int64_t nc) {
-    return n.wmem_weights ? 0 : c4((dw ? cdiv(nc, dwb) + (nc % dwb ? 1 : 0) : nc) * wg.row_bytes);
+    return n.wmem_weights ? 0 : c8((dw ? cdiv(nc, dwb) + (nc % dwb ? 1 : 0) : nc) * wg.row_bytes);
   };
   auto act_bytes = [&](int64_t nc, int64_t h, int64_t w) {   // input + output tile
     const int64_t nin = dw ? nc : g.cin;
-    return c4(bits_to_bytes(nin * in_ext(h, g.h_out, g.h_in, g.kh, g.sh) * in_ext(w, g.w_out, g.w_in, g.kw, g.sw), g.bx)) +
-           c4(bits_to_bytes(nc * h * w, g.by));
+    return c8(bits_to_bytes(nin * in_ext(h, g.h_out, g.h_in, g.kh, g.sh) * in_ext(w, g.w_out, g.w_in, g.kw, g.sw), g.bx)) +
+           c8(bits_to_bytes(nc * h * w, g.by));
   };
   auto mem = [&](int64_t nc, int64_t h, int64_t w, int64_t db) {
-    return db * (act_bytes(nc, h, w) + w_bytes(nc) + n_vec * c4(4 * nc));
+    return db * (act_bytes(nc, h, w) + w_bytes(nc) + c8(n_vec * 4 * nc));
   };
 
   L1Tiling& l = base.l1;
