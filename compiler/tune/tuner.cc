@@ -53,8 +53,13 @@ AnalyticContext network_context(const Graph& g, const PlatformSpec& spec) {
   c.conventions = "dory";
   if (spec.l3.size <= 0) return c;
   int64_t consts = 0, acts = 0;
-  for (const TensorDesc& t : g.tensors)
-    if (t.is_const()) consts += shape_numel(t.shape) * static_cast<int64_t>(dtype_size(t.dtype));
+  std::vector<bool> in_wmem(g.tensors.size(), false);   // NPU weights homed in the weight memory
+  for (const Node& n : g.nodes)
+    if (n.wmem_weights && n.inputs.size() > 1) in_wmem[static_cast<size_t>(n.inputs[1])] = true;
+  for (size_t i = 0; i < g.tensors.size(); ++i) {
+    const TensorDesc& t = g.tensors[i];
+    if (t.is_const() && !in_wmem[i]) consts += shape_numel(t.shape) * static_cast<int64_t>(dtype_size(t.dtype));
+  }
   for (const Node& n : g.nodes) {
     int64_t live = 0;
     for (int t : n.inputs)

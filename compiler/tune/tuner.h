@@ -43,7 +43,8 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
                            const AnalyticContext& actx, const TuneOptions& opt);
 
 // Network-level context of the evaluations: whether the network's constants end up in L3
-// (their total with the largest layer's activations exceeds L2, as the schedule builder decides).
+// (their total with the largest layer's activations exceeds L2, as the schedule builder decides;
+// NPU weights homed in the weight memory do not count).
 AnalyticContext network_context(const Graph& g, const PlatformSpec& spec);
 
 // Kendall's tau-a between two equally long lists (pairs with a tie in either count as neither
