@@ -53,6 +53,10 @@ std::string npu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec)
   if (p.dh != 1 || p.dw != 1) return "dilation";
   if (p.sh != p.sw || !has(npu.strides, p.sh)) return fmt::format("stride {}x{} not in npu.strides", p.sh, p.sw);
   if (x.dtype != DType::U8 && x.dtype != DType::I8) return "input is not 8-bit";
+  // pulp-nnx: NE16 streams unsigned inputs only (N-EUREKA has an input-signed flag); both drivers
+  // pad by at most 2 (NE16_MAX_PAD, NEUREKA_MAX_PAD).
+  if (x.dtype == DType::I8 && spec.npu.impl == "ne16") return "signed input (NE16 takes uint8)";
+  if (std::max({p.pad_t, p.pad_l, p.pad_b, p.pad_r}) > 2) return "padding above 2";
   if (static_cast<int64_t>(dtype_size(x.dtype)) * 8 != npu.act_bits) return "input bits differ from npu.act_bits";
   if (p.x_zp != 0) return "input zero point";
   if (!w.is_const()) return "weights are not constant";
@@ -103,6 +107,10 @@ std::string mvu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec)
   if (p.groups != 1) return fmt::format("grouped convolution ({} groups)", p.groups);
   if (p.dh != 1 || p.dw != 1) return "dilation";
   if (x.dtype != DType::U8 && x.dtype != DType::I8) return "input is not 8-bit";
+  // pulp-nnx: NE16 streams unsigned inputs only (N-EUREKA has an input-signed flag); both drivers
+  // pad by at most 2 (NE16_MAX_PAD, NEUREKA_MAX_PAD).
+  if (x.dtype == DType::I8 && spec.npu.impl == "ne16") return "signed input (NE16 takes uint8)";
+  if (std::max({p.pad_t, p.pad_l, p.pad_b, p.pad_r}) > 2) return "padding above 2";
   if (!w.is_const() || (w.dtype != DType::U8 && w.dtype != DType::I8)) return "weights are not constant 8-bit";
   if (p.x_zp != 0) return "input zero point";
   for (int64_t z : p.w_zp)

@@ -6,9 +6,10 @@
 //                `--engines npu,cluster` replaces it for one run
 //   cluster      runs every node (the reference kernels with PULP-NN cost models)
 //   npu          N-EUREKA / NE16 convolutions that the hardware computes to the same integers as
-//                the reference (docs/npu.md "Which layers run on the NPU"): 3×3 dense, 3×3
+//                the reference (docs/npu.md "Which layers run where"): 3×3 dense, 3×3
 //                depthwise or 1×1 (as listed in npu.ops / kernel_sizes), a stride in npu.strides,
-//                no dilation, 8-bit activations without zero point, signed constant weights
+//                no dilation, padding ≤ 2, 8-bit activations without zero point (unsigned on
+//                NE16), signed constant weights
 //                without zero point, and either an integer requant whose per-channel scale
 //                k·mul fits the NPU's unsigned 32-bit scale, whose bias fits int32, with a
 //                per-layer shift and the clamp of the output type (or ReLU), or raw int32
@@ -17,8 +18,9 @@
 //                (its quantizer is not modelled bit-exactly), rows split over the MVUs
 //                (compiler/schedule/build_mvu.cc)
 // Weight memory: with npu.weight_source auto (and a `wmem:` section) or wmem, NPU layers' weights,
-// in the NPU layout (kernels/npu/weights.h), are homed in WMEM in layer order while they fit
-// budgets.deeploy.wmem (or wmem.size); the rest stay in L2 and are DMA'd into L1 per tile.
+// in the NPU layout (kernels/npu/weights.h), are homed in WMEM in layer order, each layer whose
+// weights still fit budgets.deeploy.wmem (or wmem.size) — a layer that does not fit is skipped,
+// later smaller ones may still go; the rest stay in L2 and are DMA'd into L1 per tile.
 #pragma once
 #include <string>
 #include <vector>
