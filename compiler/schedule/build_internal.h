@@ -73,6 +73,9 @@ Region home_region(const BuildContext& ctx, int tensor, bool as4d);
 Level home_level(const BuildContext& ctx, int tensor);
 // A dense region (L1 tile, L2 slab or staging copy) holding `box` in the storage order of `like`.
 Region packed(int buffer, int64_t offset, const Region& like, const Box& box);
+// The part of region r that holds `box` (logical coordinates), read in place: same buffer and
+// strides, offset moved to the box's first element.
+Region sub_region(const Region& r, const Box& box);
 BufView view_of(const Region& r);
 
 // ---- commands and dependencies (build_dma.cc) ----

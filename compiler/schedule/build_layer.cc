@@ -289,12 +289,8 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         const Region src = plan[k].active ? slab_region(k, j) : in_home[k];
         const Box& box = ti.tp.in_boxes[k];
         if (w_in_wmem && k == 1) {   // read in place from the weight memory
-          Region sub = src;
-          sub.offset += box.start[0] * sub.strides[0];
-          sub.shape = box.ext;
-          sub.origin = box.start;
-          comp.inputs.push_back(view_of(sub));
-          reads.push_back(sub.buffer);
+          comp.inputs.push_back(view_of(sub_region(src, box)));
+          reads.push_back(src.buffer);
           continue;
         }
         const bool reuse_kind = w_like && k == 1;

@@ -169,32 +169,29 @@ void place_tensors(BuildContext& ctx) {
     if (!used[t]) continue;
     const TensorDesc& d = g.tensors[t];
     const int id = static_cast<int>(t);
-    if (auto it = npu_w.find(id); it != npu_w.end()) {
-      const auto& [geom, in_wmem] = it->second;
-      const Level level = in_wmem ? Level::WMEM : (l3[t] || ctx.consts_in_l3 || geom.bytes() > ctx.l2_budget) ? Level::L3 : Level::L2;
-      Placement p;
-      p.tensor = id;
-      p.buffer = add_buffer(s, level, geom.bytes(), "npu w %" + std::to_string(t) + " '" + d.name + "'", 0, ctx.last_step);
-      p.strides = contiguous_strides(d.shape);
-      p.npu_weights = geom;
-      s.placements.push_back(p);
-      continue;
-    }
+    const auto npu = npu_w.find(id);
     const bool whole_run = d.is_const() ||
                            std::find(g.outputs.begin(), g.outputs.end(), id) != g.outputs.end();
     int f = whole_run ? 0 : std::max(first[t], 0);
     int l = whole_run ? ctx.last_step : std::max(last[t], f);
-    const int64_t bytes = shape_numel(d.shape) * static_cast<int64_t>(dtype_size(d.dtype));
+    const int64_t bytes = npu != npu_w.end() ? npu->second.first.bytes()
+                                             : shape_numel(d.shape) * static_cast<int64_t>(dtype_size(d.dtype));
     const bool l3_const = ctx.consts_in_l3 && d.is_const();
-    const Level level = (l3[t] || l3_const || bytes > ctx.l2_budget) ? Level::L3 : Level::L2;
-    std::string kind = d.is_const() ? "const" : "act";
+    Level level = (l3[t] || l3_const || bytes > ctx.l2_budget) ? Level::L3 : Level::L2;
+    if (npu != npu_w.end() && npu->second.second) level = Level::WMEM;
+    std::string kind = d.is_const() ? (npu != npu_w.end() ? "npu w" : "const") : "act";
     if (std::find(g.inputs.begin(), g.inputs.end(), id) != g.inputs.end()) kind = "input";
     if (std::find(g.outputs.begin(), g.outputs.end(), id) != g.outputs.end()) kind = "output";
     Placement p;
     p.tensor = id;
     p.buffer = add_buffer(s, level, bytes, kind + " %" + std::to_string(t) + " '" + d.name + "'", f, l);
     p.offset = 0;
-    p.strides = packed_strides(d.shape, storage_order(g, id));
+    if (npu != npu_w.end()) {
+      p.strides = contiguous_strides(d.shape);   // unused: the bytes are encoded rows
+      p.npu_weights = npu->second.first;
+    } else {
+      p.strides = packed_strides(d.shape, storage_order(g, id));
+    }
     s.placements.push_back(p);
   }
 }
@@ -233,6 +230,16 @@ Region packed(int buffer, int64_t offset, const Region& like, const Box& box) {
   r.strides = packed_strides(box.ext, order_of(like.strides));
   r.origin = box.start;
   return r;
+}
+
+Region sub_region(const Region& r, const Box& box) {
+  Region s = r;
+  int64_t elems = 0;
+  for (size_t d = 0; d < box.start.size(); ++d) elems += (box.start[d] - r.origin[d]) * r.strides[d];
+  s.offset += elems * static_cast<int64_t>(dtype_size(r.dtype));
+  s.shape = box.ext;
+  s.origin = box.start;
+  return s;
 }
 
 BufView view_of(const Region& r) {

@@ -20,16 +20,6 @@ namespace edgesim::sched {
 
 namespace {
 
-Region sub_region(const Region& home, const Box& b) {
-  Region r = home;
-  int64_t elems = 0;
-  for (size_t d = 0; d < b.start.size(); ++d) elems += b.start[d] * home.strides[d];
-  r.offset += elems * static_cast<int64_t>(dtype_size(home.dtype));
-  r.shape = b.ext;
-  r.origin = b.start;
-  return r;
-}
-
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace

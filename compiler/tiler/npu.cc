@@ -51,7 +51,6 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
   const Node& n = gr.nodes.at(static_cast<size_t>(g.node));
   const NpuWeightGeom wg = npu_weight_geom_of(gr, g.node, spec);
   const bool dw = g.depthwise;
-  const bool pointwise = g.kh == 1;
   const int64_t slab_n = base.l3.n_out > 0 ? base.l3.n_out : g.cout;
   const int64_t slab_h = base.l3.h_out > 0 ? base.l3.h_out : g.h_out;
   const int64_t W = g.w_out;
@@ -139,7 +138,6 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
         const Key k{-slab_cycles(c, h, w), c * h * w, h, w};
         if (!found || k > best) best = k, bn = c, bh = h, bw = w, found = true;
       }
-  (void)pointwise;
   if (!found) {
     const int64_t need = mem(dw ? std::min(dwb, slab_n) : 1, 1, 1, db);
     throw TilingError(fmt::format("{}: no NPU L2->L1 tile fits the L1 budget of {} B; needs at least {} B",

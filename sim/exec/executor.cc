@@ -89,7 +89,7 @@ class Executor : public sc_core::sc_module, public JobListener {
   void started(Job& j);
   void finished(Job& j);
   void complete(int k);
-  void record(const Job& j, const Cmd& k, bool on_cluster);
+  void record(const Job& j, const Cmd& k, bool engine_job);
 
   const Graph& g_;
   const Schedule& s_;
@@ -251,8 +251,7 @@ void Executor::started(Job& j) {
 
 void Executor::finished(Job& j) {
   Cmd& k = cmds_[static_cast<size_t>(j.cmd)];
-  const bool on_cluster = j.kind != Job::Kind::Transfer;
-  record(j, k, on_cluster);
+  record(j, k, j.kind != Job::Kind::Transfer);
   if (&j == &k.issue) {
     soc_->dma->cost_transfer(k.main, *k.c, k.addr, k.gather);
     k.main.kind = Job::Kind::Transfer;
@@ -273,12 +272,13 @@ void Executor::finished(Job& j) {
 }
 
 // Statistics and trace of a finished job.
-void Executor::record(const Job& j, const Cmd& k, bool on_cluster) {
+// engine_job: a kernel / issue job of the cluster, an NPU or MVU job (not a DMA transfer).
+void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
   LayerStats& L = r_.layers[static_cast<size_t>(k.step)];
-  if (on_cluster && k.c->engine == "mvu") {   // parallel MVUs: the split of the busiest one
+  if (engine_job && k.c->engine == "mvu") {   // parallel MVUs: the split of the busiest one
     L.compute_cycles = std::max(L.compute_cycles, j.work);
     L.overhead_cycles = std::max(L.overhead_cycles, j.duration - j.work);
-  } else if (on_cluster) {
+  } else if (engine_job) {
     L.compute_cycles += j.work;
     L.overhead_cycles += j.duration - j.work;
   } else if (k.c->kind == Command::Kind::Dma) {

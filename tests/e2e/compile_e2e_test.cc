@@ -182,9 +182,7 @@ TEST_CASE("e2e compile: Deeploy CNN tests and BARVINN SimpleConv equal the inter
 }
 
 TEST_CASE("e2e compile: models/ networks equal the interpreter", "[e2e][compile][models]") {
-  const std::vector<std::string> files = {test::source_dir() + "/models/tiny/model.onnx",
-                                          test::source_dir() + "/models/resnet8/model.onnx",
-                                          std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx"};
+  const std::vector<std::string> files = test::model_files();
   REQUIRE_DATA(files.back());
   size_t rejected = 0;
   const auto nets = load_nets(files, "", rejected);

@@ -63,6 +63,13 @@ inline std::vector<Net> load_nets(const std::vector<std::string>& files, const s
   return nets;
 }
 
+// The networks of models/: tiny and resnet8 (committed) and MobileNetV1-128 (generated into the
+// build directory).
+inline std::vector<std::string> model_files() {
+  return {source_dir() + "/models/tiny/model.onnx", source_dir() + "/models/resnet8/model.onnx",
+          std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx"};
+}
+
 inline std::vector<std::string> onnx_below(const std::string& root) {
   std::vector<std::string> r;
   if (!e2e_fs::is_directory(root)) return r;

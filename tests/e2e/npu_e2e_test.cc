@@ -4,7 +4,8 @@
 // dory, and on gap9 (NE16). Every run must be bit-exact with the untiled interpreter. Structural
 // checks: NPU layers' weights are encoded in WMEM when the engine pass says so and no DMA command
 // of those steps reads them; without the weight memory they are DMA'd. The per-layer effect of
-// the weight memory (cycles and L2->L1 bytes of each NPU layer, both ways) is printed.
+// the weight memory (cycles and L2->L1 bytes of each NPU layer, both ways) is printed. The CLI
+// case checks `edgesim run --engines`.
 #include <iostream>
 #include <map>
 
@@ -18,6 +19,7 @@
 #include "e2e/e2e_nets.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
+#include "support/run.h"
 
 using namespace edgesim;
 
@@ -129,9 +131,7 @@ TEST_CASE("e2e npu: Deeploy CNN tests run bit-exact with the NPU, with and witho
 
 TEST_CASE("e2e npu: models/ networks run bit-exact with the NPU, with and without the weight memory",
           "[e2e][run][npu][models]") {
-  const std::vector<std::string> files = {test::source_dir() + "/models/tiny/model.onnx",
-                                          test::source_dir() + "/models/resnet8/model.onnx",
-                                          std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx"};
+  const std::vector<std::string> files = test::model_files();
   size_t rejected = 0;
   const auto nets = test::load_nets(files, "", rejected);
   REQUIRE(nets.size() == 3);
@@ -140,4 +140,21 @@ TEST_CASE("e2e npu: models/ networks run bit-exact with the NPU, with and withou
   CHECK(t.runs == 3 * 3 * 2);
   CHECK(t.verified == t.runs);
   CHECK(t.npu_layers > 0);
+}
+
+TEST_CASE("edgesim run --engines: the override decides where layers run; a bad name is one error",
+          "[e2e][run][npu][cli]") {
+  const std::string model = test::source_dir() + "/models/resnet8/model.onnx";
+  const std::string sira = test::source_dir() + "/platforms/siracusa.yaml";
+  const auto npu = test::run_edgesim(fmt::format("run -p '{}' '{}' --timing-only", sira, model));
+  INFO(npu.output);
+  CHECK(npu.status == 0);
+  CHECK_THAT(npu.output, Catch::Matchers::Contains("engines:      npu 5 layers"));
+  const auto cluster = test::run_edgesim(fmt::format("run -p '{}' '{}' --timing-only --engines cluster", sira, model));
+  INFO(cluster.output);
+  CHECK(cluster.status == 0);
+  CHECK_THAT(cluster.output, Catch::Matchers::Contains("engines:      cluster 15 nodes"));
+  const auto bad = test::run_edgesim(fmt::format("run -p '{}' '{}' --engines npu,bogus", sira, model));
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Matchers::Contains("edgesim: error: --engines: engine 'bogus'"));
 }

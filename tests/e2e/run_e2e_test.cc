@@ -95,9 +95,7 @@ TEST_CASE("e2e run: Deeploy CNN tests simulate bit-exact on gap8, gap9, siracusa
 }
 
 TEST_CASE("e2e run: models/ networks simulate bit-exact on gap8, gap9, siracusa", "[e2e][run][models]") {
-  const std::vector<std::string> files = {test::source_dir() + "/models/tiny/model.onnx",
-                                          test::source_dir() + "/models/resnet8/model.onnx",
-                                          std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx"};
+  const std::vector<std::string> files = test::model_files();
   size_t rejected = 0;
   const auto nets = test::load_nets(files, "", rejected);
   REQUIRE(nets.size() == 3);
