@@ -25,6 +25,15 @@ struct ScheduleOptions {
   // "auto": constants in L2 unless they overflow it (then all in L3); "l3": all in L3 from the
   // start when the platform has one (the autotuner mirrors a network's placement on one layer)
   std::string constants = "auto";
+  // The network loop around the layers when constants live in L3 (TIMING_MODELS.md §8.5):
+  // "dory"      each layer's constants are copied L3 -> L2 with a blocking read before it
+  //             (DORY's current network.c);
+  // "dory-2020" the paper-era loop: layer i+1's constants are read asynchronously while layer i
+  //             runs and waited before layer i+1, unless layer i is itself L3-tiled (then the
+  //             read waits for it);
+  // "auto"      dory-2020 under the dory-2021 policy (the tiler reserves L2 for the prefetch),
+  //             dory otherwise.
+  std::string network_loop = "auto";
 };
 
 // The L1 buffering "auto" means on a platform: budgets.dory.db (1 or 2), 2 without that section.

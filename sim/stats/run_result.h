@@ -8,6 +8,9 @@
 //   overhead_cycles = engine cycles spent in fixed costs: fork, barriers, DMA issue, DMA waits'
 //                     wake-up, kernel call set-up
 //   dma_wait_cycles = cycles - compute_cycles - overhead_cycles: the engine idles, waiting for data
+//   accounted_cycles= the part of the window a deployment's own per-layer counter brackets (DORY and
+//                     Deeploy start it when the layer starts executing, after the network loop's
+//                     blocking copies of the layer's constants): end - max(start, loop copies done)
 #pragma once
 #include <array>
 #include <cstdint>
@@ -27,6 +30,7 @@ struct LayerStats {
   int64_t compute_cycles = 0;
   int64_t overhead_cycles = 0;
   int64_t dma_wait_cycles = 0;
+  int64_t accounted_cycles = 0;   // see above; equals cycles when the network loop waits for nothing
   int tiles = 0;                  // compute commands of the step
   int64_t dma_bytes_in = 0;       // L2->L1 (cluster DMA)
   int64_t dma_bytes_out = 0;      // L1->L2
@@ -58,7 +62,8 @@ struct RunResult {
   int64_t freq_hz = 0;            // cluster clock, to convert cycles to time
   int n_cores = 0;
   std::vector<LayerStats> layers;
-  int64_t total_cycles = 0;
+  int64_t total_cycles = 0;       // wall clock: end of the last step
+  int64_t accounted_cycles = 0;   // sum of the layers' accounted_cycles (what DORY/Deeploy print)
   int64_t total_macs = 0;
   bool data = true;               // data moved and kernels ran (else timing only)
   bool verified = false;          // outputs equal the untiled interpreter (and --expected, if given)
