@@ -5,8 +5,9 @@
 // dory-2021: its fixed 38,000 B, deeploy: budgets.deeploy; l1.size on platforms without
 // budgets, e.g. BARVINN), L2 / L3 / WMEM against the level size. When constants resident in L2
 // for the whole run overflow L2 and the platform has an L3, the schedule is rebuilt with every
-// constant homed in L3 and staged per step (DORY's network loop). Buffering "auto" takes
-// budgets.dory.db (2 when absent).
+// constant homed in L3 and staged per step (DORY's network loop, build_loop.cc: blocking reads
+// before each layer, or the paper-era prefetch of the next layer's weights). Buffering "auto"
+// takes budgets.dory.db (2 when absent).
 #include <algorithm>
 #include <stdexcept>
 
@@ -129,8 +130,12 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
     s.steps.push_back(st);
   }
   sched::place_tensors(ctx);
+  ctx.network_loop = sched::resolve_network_loop(opt.network_loop, s.policy);
+  s.network_loop = ctx.network_loop;
+  sched::plan_network_loop(ctx);
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const int node = static_cast<int>(k);
+    sched::emit_loop_reads(ctx, node);
     auto it = ctx.tiling_of.find(node);
     if (g.nodes[k].engine == "mvu")
       sched::build_mvu_step(ctx, node);

@@ -8,6 +8,7 @@
 //   build_slabs.cc   L3 slab planning: which L2 slab buffer holds what an L3-homed operand needs
 //   build_layer.cc   the tiled layer step (L3 slabs -> L2 -> L1 tiles)
 //   build_whole.cc   whole-tensor steps in L2
+//   build_loop.cc    the network loop: L3 -> L2 weight reads before (or ahead of) a layer
 //   build.cc         orchestration, budgets, allocation and the overflow check
 // A "region" is a tensor (or a part of it) stored in a buffer: its logical shape in kernel
 // coordinates, element strides, and the logical coordinates of its first element (origin).
@@ -64,6 +65,12 @@ struct BuildContext {
   int last_step = 0;
   std::vector<int> step_sinks;                    // sink commands of the previous step
   std::vector<int> const_buffer;                  // node -> L2 buffer of its constant vectors (-1)
+  // Network loop (build_loop.cc): "dory", "dory-2020" or "deeploy"; the L2 buffer the loop
+  // reads each layer's L3-homed weights into (layer node -> buffer); the layers whose weights
+  // are read at the start of a step (step -> layer nodes).
+  std::string network_loop = "dory";
+  std::map<int, int> loop_weights;
+  std::map<int, std::vector<int>> loop_issue;
 };
 
 int add_buffer(Schedule& s, Level level, int64_t bytes, const std::string& name, int first, int last);
@@ -129,6 +136,15 @@ struct SlabPlan {
 Box bounding(const std::vector<Box>& boxes);
 SlabPlan plan_slabs(Schedule& s, const Region& home, const std::vector<std::vector<Box>>& tile_boxes, int db,
                     bool output, const std::string& tag, const std::string& node_name, int step);
+
+// ---- network loop (build_loop.cc) ----
+// ScheduleOptions::network_loop "auto" resolved for a policy; throws on an unknown name.
+std::string resolve_network_loop(const std::string& requested, const std::string& policy);
+// After place_tensors: which layers' weights the loop reads, into which L2 buffers, when.
+void plan_network_loop(BuildContext& ctx);
+// Before a step's own commands: the loop reads issued at its start (sets step_sinks when the
+// step's commands must wait for them).
+void emit_loop_reads(BuildContext& ctx, int step);
 
 // ---- steps ----
 void build_whole_step(BuildContext& ctx, int node);

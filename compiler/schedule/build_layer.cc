@@ -84,6 +84,9 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   for (size_t k = 0; k < n.inputs.size(); ++k)
     in_home.push_back(kind == OpKind::Add ? aligned_home(ctx, n.inputs[k], R, true)
                                           : home_region(ctx, n.inputs[k], !gemm));
+  // Weights the network loop has copied whole into L2 (build_loop.cc) are read from there.
+  if (const auto lw = ctx.loop_weights.find(node); lw != ctx.loop_weights.end())
+    in_home[1] = packed(lw->second, 0, in_home[1], Box{Shape(in_home[1].shape.size(), 0), in_home[1].shape});
   const Region y_home = home_region(ctx, n.outputs[0], !gemm);
   std::vector<Shape> in_shapes;
   for (const Region& r : in_home) in_shapes.push_back(r.shape);

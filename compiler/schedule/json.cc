@@ -115,6 +115,7 @@ NpuWeightGeom npu_weights_from(const In& in) {
 
 json command_to(const Command& c) {
   json j{{"id", c.id}, {"engine", c.engine}, {"deps", c.deps}, {"note", c.note}};
+  if (c.loop) j["loop"] = true;
   if (c.kind == Command::Kind::Dma) {
     j["kind"] = "dma";
     j["src"] = side_to(c.src);
@@ -146,6 +147,7 @@ Command command_from(const In& in) {
   c.engine = in.get<std::string>("engine");
   c.deps = in.get<std::vector<int>>("deps");
   c.note = in.get<std::string>("note");
+  if (in.j.contains("loop")) c.loop = in.get<bool>("loop");
   const std::string kind = in.get<std::string>("kind");
   if (kind == "dma") {
     c.kind = Command::Kind::Dma;
@@ -192,7 +194,7 @@ json schedule_to_json(const Schedule& s) {
     steps.push_back(j);
   }
   return {{"format", "edgesim-schedule"}, {"version", 1}, {"network", s.network}, {"platform", s.platform},
-          {"policy", s.policy}, {"buffering", s.buffering}, {"buffers", buffers}, {"placements", placements},
+          {"policy", s.policy}, {"buffering", s.buffering}, {"network_loop", s.network_loop}, {"buffers", buffers}, {"placements", placements},
           {"steps", steps}, {"high_water", s.high_water}};
 }
 
@@ -205,6 +207,7 @@ Schedule schedule_from_json(const json& j) {
   s.platform = in.get<std::string>("platform");
   s.policy = in.get<std::string>("policy");
   s.buffering = in.get<std::string>("buffering");
+  if (in.j.contains("network_loop")) s.network_loop = in.get<std::string>("network_loop");
   for (const In& b : in.list("buffers")) {
     Buffer x;
     x.id = b.get<int>("id");

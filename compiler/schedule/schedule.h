@@ -76,6 +76,11 @@ struct Command {
   std::string engine;            // "cluster_dma", "l3_dma", "cluster", "npu", "mvu"
   std::vector<int> deps;         // ids of earlier commands
   std::string note;              // human-readable: "load x tile 3", "compute tile 3/16"
+  // A command of the network loop around the layers (an L3 -> L2 copy of a layer's weights that
+  // DORY's network.c issues outside the layer function), not of the layer itself: the layer's
+  // own cycle counter does not bracket it (RunResult accounted_cycles). It may belong to an
+  // earlier step than the layer it feeds (the paper-era loop prefetches the next layer's weights).
+  bool loop = false;
 
   // Kind::Dma
   DmaSide src, dst;
@@ -109,6 +114,10 @@ struct Schedule {
   std::string platform;
   std::string policy;
   std::string buffering;         // "single" | "double"
+  // How the network loop moves L3-homed weights (ScheduleOptions::network_loop, resolved):
+  // "dory", "dory-2020", or "" when no weight lives in L3. Under "dory-2020" the whole network
+  // runs inside one team fork (the layers are separated by barriers, not forks).
+  std::string network_loop;
   std::vector<Buffer> buffers;
   std::vector<Placement> placements;
   std::vector<Step> steps;

@@ -9,8 +9,9 @@
 
 namespace edgesim {
 
-ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p) {
+ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p, const std::string& network_loop) {
   ClusterConventions c;
+  c.fork_per_layer = network_loop != "dory-2020";
   c.workers = p.cluster.n_cores;
   try {
     c.workers = policy_budgets(p, policy).nc;
@@ -50,7 +51,8 @@ void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& co
   const KernelCost k = cluster_kernel_cost(c.params, in, out, workers_);
   const ClusterCostSpec& cc = p_.cluster.cost;
   int64_t lead = waited_dma ? dma_.wake_cycles : 0;
-  if (conv.fork_per_tile || first_of_step) lead += cc.t_fork;
+  if (conv.fork_per_tile) lead += cc.t_fork;
+  else if (first_of_step) lead += conv.fork_per_layer ? cc.t_fork : cc.t_bar;
   const int64_t barriers = tiled ? conv.extra_barriers * cc.t_bar : 0;
   j.kind = Job::Kind::Kernel;
   j.lead = lead;

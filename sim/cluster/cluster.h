@@ -6,7 +6,8 @@
 //   wake    = cluster.dma.wake_cycles when the kernel waited on a DMA transfer (§3.1)
 //   fork    = cluster.cost.t_fork: once per layer for DORY schedules (the layer runs inside one
 //             team fork, §8.5), once per tile for Deeploy's (the tiling loop forks each kernel,
-//             §3.5); whole-tensor steps fork once
+//             §3.5); whole-tensor steps fork once. Under the paper-era network loop (dory-2020)
+//             the network runs in one fork: a layer pays the barrier t_bar that ends it instead
 //   barriers= 3 · t_bar per tile for DORY's pipelined loop (4 barriers per iteration, the kernel
 //             model holds one, §8.2)
 // A DMA issue job lasts the core-side programming cost of the copy's MCHAN commands as DORY
@@ -33,9 +34,14 @@ struct ClusterConventions {
   int64_t extra_barriers = 3;     // per tiled kernel (DORY 3, Deeploy 0)
   bool single_core_issue = false; // Deeploy's tiling loop / GAP9's single_core_dma
   int64_t workers = 8;            // cores the kernels run on (the policy's budgets: GAP9 uses 8 of 9)
+  bool fork_per_layer = true;     // DORY's network.c forks each layer; the paper-era loop
+                                  // (network loop "dory-2020") runs the whole network in one
+                                  // fork and separates the layers by a barrier instead
 };
-// By policy name: "deeploy*" and "tuned-deeploy" follow Deeploy's loop, everything else DORY's.
-ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p);
+// By policy name: "deeploy*" and "tuned-deeploy" follow Deeploy's loop, everything else DORY's;
+// network_loop: the schedule's (Schedule::network_loop).
+ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p,
+                                   const std::string& network_loop = "");
 
 class Cluster : public Engine {
  public:

@@ -107,6 +107,7 @@ class Executor : public sc_core::sc_module, public JobListener {
   std::vector<Cmd> cmds_;
   std::vector<ClusterConventions> conv_;   // per step: its tiling's policy (a tuned network mixes loops)
   std::vector<int> step_left_;      // commands not yet complete, per step
+  std::vector<int64_t> acc_lo_, acc_hi_;   // per step: first start / last end of its non-loop jobs
   size_t next_end_ = 0;             // first step not yet ended
   int64_t step_start_ = 0;
   size_t completed_ = 0;
@@ -117,10 +118,13 @@ void Executor::index_commands() {
   std::vector<int> by_id;   // command id -> index into cmds_ (ids are small and increasing)
   std::vector<std::pair<int, int64_t>> gather_buffers;   // (buffer, channels of the tile)
   step_left_.assign(s_.steps.size(), 0);
+  acc_lo_.assign(s_.steps.size(), INT64_MAX);
+  acc_hi_.assign(s_.steps.size(), INT64_MIN);
   size_t total = 0;
   for (const Step& st : s_.steps) total += st.commands.size();
   cmds_.reserve(total);
-  for (const Step& st : s_.steps) conv_.push_back(conventions_for(st.tiled ? st.tiling.policy : s_.policy, p_));
+  for (const Step& st : s_.steps)
+    conv_.push_back(conventions_for(st.tiled ? st.tiling.policy : s_.policy, p_, s_.network_loop));
   r_.layers.resize(s_.steps.size());
   for (size_t si = 0; si < s_.steps.size(); ++si) {
     const Step& st = s_.steps[si];
@@ -275,6 +279,11 @@ void Executor::finished(Job& j) {
 // engine_job: a kernel / issue job of the cluster, an NPU or MVU job (not a DMA transfer).
 void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
   LayerStats& L = r_.layers[static_cast<size_t>(k.step)];
+  if (!k.c->loop) {   // the span the layer's own counter brackets
+    const size_t si = static_cast<size_t>(k.step);
+    acc_lo_[si] = std::min(acc_lo_[si], j.start);
+    acc_hi_[si] = std::max(acc_hi_[si], j.start + j.duration);
+  }
   if (engine_job && k.c->engine == "mvu") {   // parallel MVUs: the split of the busiest one
     L.compute_cycles = std::max(L.compute_cycles, j.work);
     L.overhead_cycles = std::max(L.overhead_cycles, j.duration - j.work);
@@ -311,6 +320,7 @@ void Executor::complete(int ki) {
     L.end = std::max(now, step_start_);
     L.cycles = L.end - L.start;
     L.dma_wait_cycles = std::max<int64_t>(0, L.cycles - L.compute_cycles - L.overhead_cycles);
+    L.accounted_cycles = acc_hi_[next_end_] > acc_lo_[next_end_] ? acc_hi_[next_end_] - acc_lo_[next_end_] : 0;
     step_start_ = L.end;
     if (opt_.data) m_.end_step(static_cast<int>(next_end_));
     ++next_end_;
@@ -348,7 +358,7 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
   {
     SimContext ctx;
     Executor ex("executor", g, s, p, machine, opt, r);
-    const ClusterConventions conv = conventions_for(s.policy, p);
+    const ClusterConventions conv = conventions_for(s.policy, p, s.network_loop);
     r.n_cores = p.cluster.present ? static_cast<int>(conv.workers) : 0;
     Soc soc = build_soc(p, levels, sizes, ex, conv.workers);
     ex.attach(&soc);
@@ -360,6 +370,7 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
   }
   for (const LayerStats& L : r.layers) {
     r.total_cycles = std::max(r.total_cycles, L.end);
+    r.accounted_cycles += L.accounted_cycles;
     r.total_macs += L.macs;
   }
   r.memory = memory_use(s, p);
