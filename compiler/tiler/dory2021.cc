@@ -46,14 +46,14 @@ L1Result dory2021_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads) {
   if (s.kind == OpKind::Pool || s.kind == OpKind::Add || (s.kind == OpKind::Gemm && !s.weights_const))
     return dory_l1(s, b, mem_pads);
   L1Result r;
-  const int64_t db = b.db, nc = b.nc, mb = min_bits_mb(s);
+  const int64_t db = b.db, mb = min_bits_mb(s);
   const bool dw = s.depthwise;
   const int64_t per_out = dw ? 1 : s.cin / std::max<int64_t>(1, s.groups);
   const int64_t kl = s.n_c > 0 ? 2 : 0;
   const int64_t keh = keff(s.kh, s.dh), kew = keff(s.kw, s.dw);
   auto im2col_of = [&](int64_t n_in, int64_t h_in) -> int64_t {
     if (dw) return (8 * s.kh * h_in + 3) * mb;
-    return s.fc ? 0 : 2 * nc * s.kh * s.kw * n_in;
+    return s.fc ? 0 : 2 * 8 * s.kh * s.kw * n_in;   // DORY 2021 sizes im2col for 8 cores, whatever NUM_CORES
   };
   const int64_t early = fl8(s.cout * per_out * s.kh * s.kw * s.bw) + fl8(s.cout * kl * s.cb) +
                         (s.has_bias ? fl8(s.cout * s.bb) : 0) + fl8(s.cin * s.h_in * s.w_in * s.bx) +

@@ -17,10 +17,10 @@ namespace {
 
 struct Attempt { int db_w, db_o; bool fix_n, fix_h; };
 
-// Whole-layer L2 footprint with DORY's depthwise quirks (weights and bias ×16 in the totals);
-// an Add counts both operands.
-int64_t layer_total(const LayerGeom& g) {
-  const int64_t q = g.depthwise && g.kind == OpKind::Conv ? 16 : 1;
+// Whole-layer L2 footprint with DORY's depthwise quirks (weights and bias ×16 in the totals;
+// not in the 2021 code line, v2021); an Add counts both operands.
+int64_t layer_total(const LayerGeom& g, bool v2021) {
+  const int64_t q = g.depthwise && g.kind == OpKind::Conv && !v2021 ? 16 : 1;
   const int64_t in2 = g.kind == OpKind::Add ? bits_to_bytes(g.cin * g.h_in * g.w_in, g.bx2) : 0;
   return g.batch * (g.in_bytes() + in2 + g.out_bytes()) + q * g.weight_bytes() +
          (g.has_bias ? q * fl8(g.cout * g.bb) : 0) + fl8(g.cout * g.n_c * g.cb);
@@ -47,6 +47,8 @@ std::optional<L3Tiling> conv_l3(const LayerGeom& g, const Budgets& b, bool in_l3
     bool found = false;
     int64_t bestJ = 0, bn = 0, bhi = 0, bho = 0;
     auto consider = [&](int64_t n, int64_t hi, int64_t ho) {
+      // dory-2021's weight cap: the double-buffered weight slab within half the L2 buffer.
+      if (b.w_cap > 0 && a.db_w * (g.depthwise ? g.cin * g.kh * g.kw : n * per_out * g.kh * g.kw) > b.w_cap) return;
       const int64_t M = db_x * fl8(g.cin * hi * g.w_in * g.bx) + a.db_o * fl8(g.cout * ho * g.w_out * g.by) +
                         a.db_w * n * w_per_n + a.db_w * fl8(n * g.n_c * g.cb);
       if (M > b.l2) return;
@@ -86,7 +88,8 @@ std::optional<L3Tiling> conv_l3(const LayerGeom& g, const Budgets& b, bool in_l3
     } else {
       t.h_out = bho;
       t.h_in = bho < g.h_out ? (bho - 1) * g.sh + ke : g.h_in;
-      t.output_in_l3 = bn < g.cout || bho < g.h_out;
+      // The 2021 L3 template writes Cout slabs into the layer's L2 output (c7cca89 layer_template_L3.c).
+      t.output_in_l3 = (bn < g.cout && !b.v2021) || bho < g.h_out;
     }
     if (!in_l3 && t.h_out == g.h_out && !t.weights_in_l3) t.db_o = 1;
     return t;
@@ -135,7 +138,9 @@ std::optional<L3Tiling> pool_l3(const LayerGeom& g, const Budgets& b, bool in_l3
 
 std::optional<L3Tiling> dory_l3(const LayerGeom& g, const Budgets& b, bool input_in_l3, std::string* why) {
   if (b.l3 <= 0) input_in_l3 = false;   // nothing can live in L3
-  if (!input_in_l3 && layer_total(g) <= b.l2) {
+  const bool w_ok = b.w_cap <= 0 || g.kind == OpKind::Pool || g.kind == OpKind::Add ||
+                    (g.depthwise ? g.cin * g.kh * g.kw : g.weight_bytes()) <= b.w_cap;
+  if (!input_in_l3 && w_ok && layer_total(g, b.v2021) <= b.l2) {
     L3Tiling t;
     t.n_out = g.cout; t.h_out = g.h_out; t.h_in = g.h_in;
     return t;

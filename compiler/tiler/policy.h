@@ -35,6 +35,11 @@ struct Budgets {
   int64_t l1 = 0, l2 = 0, l3 = 0;   // l3 = 0: the platform has no L3 (no L3->L2 tiling)
   int db = 2;          // L1 (and L3->L2) buffering factor of the policy
   int nc = 8;          // cores the kernels are parallelised over (im2col buffers)
+  // dory-2021 only (TILING.md §1.7, DORY c7cca89 Model_deployment.py): the 2021 L3 rules, and the
+  // L2 bytes this layer's weights may occupy (db_W included) when the previous layer reserved
+  // only half of the L2 buffer for them (0: no cap).
+  bool v2021 = false;
+  int64_t w_cap = 0;
 };
 
 // Network-independent budgets of `policy` (dory-2021's per-layer L2 deduction for the next

@@ -1,3 +1,4 @@
+#include <algorithm>
 // The exact search all L2->L1 rule sets share, the minimal-budget search, slabs and budgets.
 //
 // search_max reproduces DORY's constraint-programming search without a solver: DORY explores
@@ -102,20 +103,40 @@ Budgets dory_policy_budgets(const PlatformSpec& spec) {
   return b;
 }
 
+// DORY's 2021 network-level L2 rule (c7cca89 Model_deployment.py): the L2 buffer of layer i
+// loses the weights + κ/λ of layer i+1 (prefetched during layer i) when layer i+1 — the very next
+// DORY layer, so a pooling layer in between reserves nothing — is a conv or FC; weights larger than
+// half the buffer reserve exactly half, and layer i+1 must then tile its weights from L3 so that
+// its (double-buffered) weight slabs fit that half (w_cap).
 Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int node) {
   Budgets b = dory_policy_budgets(spec);
   const int64_t descriptor = spec.l1.size - (spec.budgets.dory.present ? spec.budgets.dory.l1_reserved : 0);
   b.l1 = std::min<int64_t>(38000, descriptor);
   b.db = 2;
-  if (g) {   // L2 minus the next conv/FC layer's weights and κ/λ (prefetched during this one)
-    for (int n : g->layer_nodes()) {
-      if (n <= node) continue;
-      const OpKind k = g->nodes[static_cast<size_t>(n)].kind();
-      if (k != OpKind::Conv && k != OpKind::Gemm) continue;
-      const LayerGeom next = layer_geom(*g, n);
-      const int64_t prefetch = next.weight_bytes() + bits_to_bytes(int64_t{next.n_c} * next.cout, next.cb);
-      b.l2 -= std::min(prefetch, b.l2 / 2);   // capped at half the buffer (docs/tiling.md)
-      break;
+  b.v2021 = true;
+  const int64_t half = b.l2 / 2;
+  // The weight bytes DORY compares with half the buffer, and what it reserves when they fit.
+  auto reservation = [&](int n, bool* capped) -> int64_t {
+    *capped = false;
+    if (n < 0) return 0;
+    const OpKind k = g->nodes[static_cast<size_t>(n)].kind();
+    if (k != OpKind::Conv && k != OpKind::Gemm) return 0;
+    const LayerGeom next = layer_geom(*g, n);
+    if (next.weight_bytes() > half) {
+      *capped = true;
+      return half;
+    }
+    return next.weight_bytes() + bits_to_bytes(int64_t{next.n_c} * next.cout, next.cb);
+  };
+  if (g) {
+    const std::vector<int> layers = g->layer_nodes();
+    const auto at = std::find(layers.begin(), layers.end(), node);
+    if (at != layers.end()) {
+      bool capped = false;
+      b.l2 -= reservation(at + 1 != layers.end() ? *(at + 1) : -1, &capped);
+      bool prev_capped = false;
+      if (at != layers.begin()) reservation(node, &prev_capped);   // what the previous layer reserved for this one
+      if (prev_capped) b.w_cap = half;
     }
   }
   if (b.l2 < 0) b.l2 = 0;
