@@ -15,7 +15,8 @@ namespace edgesim {
 void print_run_table(std::ostream& os, const RunResult& r);
 
 // {"network", "platform", "policy", "buffering", "fidelity", "freq_hz", "total_cycles",
-//  "total_macs", "verified", "verify_message", "layers": [{name, op, engine, macs, cycles,
+//  "accounted_cycles", "total_macs", "verified", "verify_message", "layers": [{name, op, engine,
+//  macs, cycles, accounted_cycles,
 //  compute_cycles, dma_wait_cycles, overhead_cycles, tiles, start, end, dma_bytes_in,
 //  dma_bytes_out, l3_bytes}], "memory": [...]}
 std::string run_to_json(const RunResult& r);

@@ -3,6 +3,9 @@
 // (32 units per element bit, im2col 256 per byte). 8-bit, n_c = 2, cb = 32, no bias, NC = 8.
 #include <catch2/catch.hpp>
 
+#include "compiler/frontend/import.h"
+#include "platforms/loader/loader.h"
+#include "support/paths.h"
 #include "tiler/tiler_util.h"
 
 using namespace edgesim;
@@ -93,4 +96,33 @@ TEST_CASE("dory-2021: L1 budget is 38000 B, not the stack-reduced size", "[tiler
   CHECK(tile_one("dory-2021", g, s).l1.whole);
   s.l1.size = 40000;   // dory budget 40000 − 27300 = 12700 B
   CHECK_FALSE(tile_one("dory", g, s).l1.whole);
+}
+
+// DORY's generated MobileNetV1-128 for PULP-open (docs/sources.md [26], network.c): L2 380,000 B,
+// L1 38,000 B. Its L3_layers table L3-tiles layers 2, 3, 14, 16, 18, 20, 22, 24, 26 and 28, and the
+// double-buffered weight slabs of the weight-tiled ones are 133,120 B (layers 14-22: 128 of 512
+// channels), 33,280 B (24: 32 channels), 8,256 B (26: 4) and 40,960 B (28: 20 of 1000 outputs);
+// layer 14's L1 loop runs 11 x 1 x 1 x 4 tiles per slab (12 channels, 8 rows, 2 columns).
+TEST_CASE("dory-2021: MobileNetV1-128 on pulp_open L3-tiles the layers DORY's generated code does",
+          "[tiler][dory2021]") {
+  const Graph g = import_onnx(std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx");
+  const PlatformSpec spec = load_platform(source_dir() + "/platforms/pulp_open.yaml");
+  const std::vector<LayerTiling> t = tile_graph(g, spec, "dory-2021");
+  REQUIRE(t.size() == 29);
+  std::vector<int> l3;
+  for (size_t i = 0; i < t.size(); ++i)
+    if (t[i].l3.tiled()) l3.push_back(static_cast<int>(i));
+  CHECK(l3 == std::vector<int>{2, 3, 14, 16, 18, 20, 22, 24, 26, 28});
+  const std::vector<std::pair<int, int64_t>> slabs{{14, 128}, {16, 128}, {22, 128}, {24, 32}, {26, 4}, {28, 20}};
+  for (const auto& [layer, n_out] : slabs) {
+    INFO("layer " << layer);
+    CHECK(t[static_cast<size_t>(layer)].l3.weights_in_l3);
+    CHECK_FALSE(t[static_cast<size_t>(layer)].l3.output_in_l3);
+    CHECK(t[static_cast<size_t>(layer)].l3.n_out == n_out);
+  }
+  CHECK(t[2].l3.output_in_l3);
+  CHECK(t[3].l3.input_in_l3);
+  CHECK(t[14].l1.n_out == 12);
+  CHECK(t[14].l1.h_out == 8);
+  CHECK(t[14].l1.w_out == 2);
 }
