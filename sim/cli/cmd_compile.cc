@@ -34,7 +34,7 @@ namespace {
 
 
 struct CompileArgs {
-  std::string model, platform, policy = "dory", buffering = "auto", output;
+  std::string model, platform, policy = "dory", buffering = "auto", output, network_loop = "auto";
   std::vector<std::string> overrides, engines;
   bool check = false;
   uint64_t seed = 1;
@@ -175,6 +175,7 @@ int run_compile(const CompileArgs& a) {
   print_table(g, spec, tilings, a.policy);
   ScheduleOptions sopt;
   sopt.buffering = a.buffering;
+  sopt.network_loop = a.network_loop;
   const Schedule s = build_schedule(g, spec, tilings, sopt);
   check_allocation(s);
   size_t commands = 0;
@@ -202,6 +203,10 @@ void register_compile(CLI::App& app, Action& action) {
       ->allow_extra_args(false);
   sub->add_option("--engines", args->engines, "engines in preference order, e.g. npu,cluster (default: the platform's)")
       ->delimiter(',');
+  sub->add_option("--network-loop", args->network_loop,
+                  "how L3-homed weights reach L2: auto, dory (blocking read before the layer), dory-2020 (next "
+                  "layer's weights read during the current one), deeploy (docs/schedule.md 4.6)")
+      ->check(CLI::IsMember({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
   sub->add_option("--buffering", args->buffering, "auto (platform default), single or double")
       ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
   sub->add_flag("--check", args->check, "run the schedule functionally and compare with the interpreter");

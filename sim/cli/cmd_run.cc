@@ -29,7 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct RunArgs {
-  std::string model, platform, policy = "dory", buffering = "auto", inputs, expected, layout = "hwc";
+  std::string model, platform, policy = "dory", buffering = "auto", inputs, expected, layout = "hwc", network_loop = "auto";
   std::string json, trace, report;
   std::vector<std::string> overrides, engines;
   bool timing_only = false;
@@ -74,6 +74,7 @@ int run_run(const RunArgs& a) {
   }
   ScheduleOptions sopt;
   sopt.buffering = a.buffering;
+  sopt.network_loop = a.network_loop;
   Schedule s = build_schedule(g, spec, tilings, sopt);
   check_allocation(s);
   // Report name: the file stem, or its folder for the generic names of models/ and Deeploy's tests.
@@ -137,6 +138,10 @@ void register_run(CLI::App& app, Action& action) {
   sub->add_option("--set", args->overrides, "override a platform key, e.g. --set l1.size=128KiB (repeatable)");
   sub->add_option("--engines", args->engines, "engines in preference order, e.g. npu,cluster (default: the platform's)")
       ->delimiter(',');
+  sub->add_option("--network-loop", args->network_loop,
+                  "how L3-homed weights reach L2: auto, dory (blocking read before the layer), dory-2020 (next "
+                  "layer's weights read during the current one), deeploy (docs/schedule.md 4.6)")
+      ->check(CLI::IsMember({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
   sub->add_option("--buffering", args->buffering, "L1 buffering: auto (the platform's DORY db), single, double")
       ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
   sub->add_option("--inputs", args->inputs, "input data (formats of `verify`); default: seeded random");

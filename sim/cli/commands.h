@@ -33,6 +33,7 @@ void register_compile(CLI::App& app, Action& action);
 void register_run(CLI::App& app, Action& action);
 void register_sweep(CLI::App& app, Action& action);
 void register_tune(CLI::App& app, Action& action);
+void register_validate(CLI::App& app, Action& action);
 
 // Default platform used when a command needs one and none is given.
 std::string default_platform_path();

@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // Each registrar adds one subcommand and its action; remember which action belongs to it.
   std::vector<std::pair<const CLI::App*, Action>> actions;
-  for (auto reg : {register_describe, register_verify, register_compile, register_run, register_tune, register_sweep}) {
+  for (auto reg : {register_describe, register_verify, register_compile, register_run, register_tune, register_sweep,
+                   register_validate}) {
     Action a;
     reg(app, a);
     actions.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(a));

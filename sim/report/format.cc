@@ -113,6 +113,7 @@ Totals layer_totals(const RunResult& r) {
   for (const LayerStats& l : r.layers) {
     t.macs += l.macs;
     t.cycles += l.cycles;
+    t.accounted += l.accounted_cycles;
     t.compute += l.compute_cycles;
     t.overhead += l.overhead_cycles;
     t.dma_wait += l.dma_wait_cycles;

@@ -43,7 +43,7 @@ Verdict verdict(const RunResult& r);
 
 // Sums over the layers (the TOTAL row).
 struct Totals {
-  int64_t macs = 0, cycles = 0, compute = 0, overhead = 0, dma_wait = 0;
+  int64_t macs = 0, cycles = 0, accounted = 0, compute = 0, overhead = 0, dma_wait = 0;
   int64_t tiles = 0, dma_in = 0, dma_out = 0, l3 = 0;
 };
 Totals layer_totals(const RunResult& r);

@@ -82,6 +82,7 @@ std::string summary(const RunResult& r) {
   const report::Totals t = report::layer_totals(r);
   std::string s = R"(<div class="cards">)";
   s += card("total cycles", group_digits(r.total_cycles));
+  s += card("accounted cycles", group_digits(r.accounted_cycles));
   s += card("time @ " + report::frequency(r.freq_hz), r.freq_hz > 0 ? report::duration(r.total_cycles, r.freq_hz) : "-");
   s += card("MAC/cycle", report::mac_per_cycle(r.total_macs, r.total_cycles));
   s += card("MACs", group_digits(r.total_macs));
@@ -110,30 +111,32 @@ std::string summary(const RunResult& r) {
 std::string table(const RunResult& r) {
   std::string s =
       "<div class=\"scroll\"><table>\n<thead><tr><th class=\"n\">#</th><th>name</th><th>op</th><th>engine</th><th class=\"n\">MACs</th>"
-      "<th class=\"n\">cycles</th><th class=\"n\">MAC/cycle</th><th class=\"n\">compute</th><th class=\"n\">%</th>"
+      "<th class=\"n\">cycles</th><th class=\"n\">accounted</th><th class=\"n\">MAC/cycle</th><th class=\"n\">compute</th><th class=\"n\">%</th>"
       "<th class=\"n\">DMA wait</th><th class=\"n\">%</th><th class=\"n\">overhead</th><th class=\"n\">%</th>"
       "<th class=\"n\">tiles</th><th class=\"n\">DMA in</th><th class=\"n\">DMA out</th><th class=\"n\">L3</th></tr></thead>\n"
       "<tbody>\n";
   auto row = [](const std::string& cls, const std::string& idx, const std::string& name, const std::string& op,
-                const std::string& engine, int64_t macs, int64_t cycles, int64_t compute, int64_t wait, int64_t overhead,
+                const std::string& engine, int64_t macs, int64_t cycles, int64_t accounted, int64_t compute, int64_t wait, int64_t overhead,
                 int64_t tiles, int64_t in, int64_t out, int64_t l3) {
     return fmt::format(
         "<tr{}><td class=\"n\">{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
-        "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+        "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+        "<td class=\"n\">{}</td></tr>\n",
         cls, idx, breakable(name), escape(op), escape(engine), group_digits(macs), group_digits(cycles),
+        group_digits(accounted),
         report::mac_per_cycle(macs, cycles), group_digits(compute), percent(compute, cycles), group_digits(wait),
         percent(wait, cycles), group_digits(overhead), percent(overhead, cycles), group_digits(tiles),
         report::bytes_label(in), report::bytes_label(out), report::bytes_label(l3));
   };
   for (size_t i = 0; i < r.layers.size(); ++i) {
     const LayerStats& l = r.layers[i];
-    s += row("", std::to_string(i), l.name, l.op, l.engine, l.macs, l.cycles, l.compute_cycles, l.dma_wait_cycles,
+    s += row("", std::to_string(i), l.name, l.op, l.engine, l.macs, l.cycles, l.accounted_cycles, l.compute_cycles, l.dma_wait_cycles,
              l.overhead_cycles, l.tiles, l.dma_bytes_in, l.dma_bytes_out, l.l3_bytes);
   }
   const report::Totals t = report::layer_totals(r);
-  s += row(" class=\"total\"", "", "TOTAL", "", "", t.macs, t.cycles, t.compute, t.dma_wait, t.overhead, t.tiles, t.dma_in,
+  s += row(" class=\"total\"", "", "TOTAL", "", "", t.macs, t.cycles, t.accounted, t.compute, t.dma_wait, t.overhead, t.tiles, t.dma_in,
            t.dma_out, t.l3);
   return s + "</tbody>\n</table></div>\n";
 }

@@ -28,7 +28,7 @@ struct Column {
 const std::vector<Column>& columns() {
   static const std::vector<Column> cols = {
       {"#", false},       {"name", true},  {"op", true},       {"engine", true}, {"MACs", false},
-      {"cycles", false},  {"MAC/cyc", false}, {"compute", false}, {"%", false},  {"DMA wait", false},
+      {"cycles", false},  {"accounted", false}, {"MAC/cyc", false}, {"compute", false}, {"%", false},  {"DMA wait", false},
       {"%", false},       {"overhead", false}, {"%", false},     {"tiles", false}};
   return cols;
 }
@@ -40,6 +40,7 @@ std::vector<std::string> layer_row(size_t index, const LayerStats& l) {
           l.engine,
           group_digits(l.macs),
           group_digits(l.cycles),
+          group_digits(l.accounted_cycles),
           report::mac_per_cycle(l.macs, l.cycles),
           group_digits(l.compute_cycles),
           percent(l.compute_cycles, l.cycles),
@@ -57,6 +58,7 @@ std::vector<std::string> total_row(const report::Totals& t) {
           "",
           group_digits(t.macs),
           group_digits(t.cycles),
+          group_digits(t.accounted),
           report::mac_per_cycle(t.macs, t.cycles),
           group_digits(t.compute),
           percent(t.compute, t.cycles),
@@ -118,6 +120,8 @@ void print_run_table(std::ostream& os, const RunResult& r) {
   os << "total:        " << group_digits(r.total_cycles) << " cycles = " << report::time_at_clock(r.total_cycles, r.freq_hz)
      << ", " << group_digits(r.total_macs) << " MACs, " << report::mac_per_cycle(r.total_macs, r.total_cycles)
      << " MAC/cycle\n";
+  os << "accounted:    " << group_digits(r.accounted_cycles)
+     << " cycles in the layers' own counters (as DORY/Deeploy print them: without the network loop's weight reads)\n";
   if (totals.cycles != r.total_cycles)
     os << "note:         layers cover " << group_digits(totals.cycles) << " of the " << group_digits(r.total_cycles)
        << " cycles\n";

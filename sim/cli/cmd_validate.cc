@@ -1,0 +1,99 @@
+// `edgesim validate`: runs the published reference points of configs/validation (or --cases DIR)
+// timing-only, prints published vs edgesim with the signed error and the tolerance per case, and
+// writes --json / --report. Exit status: 0 every case within its tolerance, 1 a case outside it,
+// 2 an error (bad case file, missing network or platform, a flow error).
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compiler/io/write_file.h"
+#include "sim/cli/commands.h"
+#include "sim/validate/validate.h"
+
+namespace edgesim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ValidateArgs {
+  std::vector<std::string> cases;
+  std::string dir, shared, json, report;
+};
+
+std::string default_cases_dir() {
+  std::error_code ec;
+  if (fs::is_directory("configs/validation", ec)) return "configs/validation";
+  return std::string(EDGESIM_SOURCE_DIR) + "/configs/validation";
+}
+
+std::string default_shared_dir() {
+  if (const char* e = std::getenv("EDGESIM_SHARED_NETWORKS")) return e;
+  return EDGESIM_SHARED_NETWORKS;
+}
+
+int run_validate(const ValidateArgs& a) {
+  using namespace edgesim::validate;
+  std::vector<Case> all;
+  try {
+    all = read_cases(a.dir.empty() ? default_cases_dir() : a.dir);
+  } catch (const ValidationError& e) {
+    throw CliError(e.what());
+  }
+  std::vector<const Case*> chosen;
+  std::set<std::string> wanted(a.cases.begin(), a.cases.end());
+  for (const Case& c : all)
+    if (wanted.empty() || wanted.count(c.name)) chosen.push_back(&c);
+  for (const std::string& w : wanted) {
+    bool known = false;
+    for (const Case& c : all) known = known || c.name == w;
+    if (!known) {
+      std::string names;
+      for (const Case& c : all) names += (names.empty() ? "" : ", ") + c.name;
+      throw CliError("--case " + w + ": no such case (known: " + names + ")");
+    }
+  }
+  const Paths paths{EDGESIM_BUILD_DIR, EDGESIM_SOURCE_DIR, a.shared.empty() ? default_shared_dir() : a.shared};
+  std::vector<Outcome> out;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::cerr << fmt::format("[{}/{}] {} ...", i + 1, chosen.size(), chosen[i]->name) << std::flush;
+    try {
+      out.push_back(run_case(*chosen[i], paths));
+    } catch (const ValidationError& e) {
+      std::cerr << "\n";
+      throw CliError(e.what());
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << fmt::format(" {:.1f} s\n", s);
+  }
+  std::cout << outcomes_table(out);
+  if (!a.json.empty()) write_file_atomically(a.json, outcomes_json(out));
+  if (!a.report.empty()) write_file_atomically(a.report, outcomes_html(out));
+  for (const Outcome& o : out)
+    if (!o.pass) return 1;
+  return 0;
+}
+
+}  // namespace
+
+void register_validate(CLI::App& app, Action& action) {
+  auto* sub = app.add_subcommand("validate", "Compare edgesim's cycles with published measurements (docs/validation.md)");
+  auto args = std::make_shared<ValidateArgs>();
+  sub->add_option("--case", args->cases, "run only these cases (repeatable or comma-separated)")->delimiter(',');
+  sub->add_option("--cases", args->dir, "folder of case files (default: configs/validation)");
+  sub->add_option("--shared", args->shared,
+                  "folder of the shared reference networks (default: $EDGESIM_SHARED_NETWORKS or ../shared/networks)");
+  sub->add_option("--json", args->json, "write the results as JSON");
+  sub->add_option("--report", args->report, "write an HTML page with the errors per case");
+  sub->footer("Exit status: 0 every case within its tolerance, 1 a case outside it, 2 an error.");
+  action = [args] { return run_validate(*args); };
+}
+
+}  // namespace edgesim::cli

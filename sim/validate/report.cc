@@ -1,0 +1,121 @@
+// Reports of a validation run (validate.h): the terminal table (cases, then per-layer figures of
+// the cases that publish them, then the count within tolerance), the JSON document and a
+// self-contained HTML page with a bar per case of its signed error against its tolerance band.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/report/format.h"
+#include "sim/report/svg.h"
+#include "sim/validate/validate.h"
+
+namespace edgesim::validate {
+
+namespace {
+
+std::string figure(double v, const std::string& metric) {
+  if (metric == "mac_per_cycle") return fmt::format("{:.2f}", v);
+  return report::group_digits(static_cast<int64_t>(std::llround(v)));
+}
+
+std::string pct(double e) { return fmt::format("{:+.1f} %", 100.0 * e); }
+
+int count_pass(const std::vector<Outcome>& r) {
+  return static_cast<int>(std::count_if(r.begin(), r.end(), [](const Outcome& o) { return o.pass; }));
+}
+
+}  // namespace
+
+std::string outcomes_table(const std::vector<Outcome>& r) {
+  std::string s = fmt::format("{:<36} {:<7} {:<10} {:>13} {:>13} {:>8} {:>5}  {}\n", "case", "on", "metric", "published",
+                              "edgesim", "error", "tol", "pass");
+  s += std::string(100, '-') + "\n";
+  for (const Outcome& o : r) {
+    const Case& c = *o.c;
+    const std::string metric = c.metric == "accounted_cycles" ? "accounted" : c.metric == "cycles" ? "wall" : "MAC/cyc";
+    s += fmt::format("{:<36} {:<7} {:<10} {:>13} {:>13} {:>8} {:>4.0f}%  {}\n", report::shorten(c.name, 36),
+                     c.measured_on, metric, figure(c.published, c.metric), figure(o.predicted, c.metric), pct(o.error),
+                     100.0 * c.tolerance, o.pass ? "yes" : "NO");
+  }
+  for (const Outcome& o : r) {
+    if (o.layers.empty()) continue;
+    s += fmt::format("\n{} per layer ({}):\n", o.c->name, o.c->metric);
+    for (const LayerOutcome& l : o.layers)
+      s += fmt::format("  {:<28} {:>13} {:>13} {:>8}\n", report::shorten(l.name, 28), figure(l.published, o.c->metric),
+                       figure(l.predicted, o.c->metric), pct(l.error));
+  }
+  s += fmt::format("\n{}/{} cases within tolerance\n", count_pass(r), r.size());
+  return s;
+}
+
+std::string outcomes_json(const std::vector<Outcome>& r) {
+  using nlohmann::json;
+  json cases = json::array();
+  for (const Outcome& o : r) {
+    const Case& c = *o.c;
+    json layers = json::array();
+    for (const LayerOutcome& l : o.layers)
+      layers.push_back({{"name", l.name}, {"published", l.published}, {"predicted", l.predicted}, {"error", l.error}});
+    cases.push_back({{"name", c.name}, {"what", c.what}, {"measured_on", c.measured_on}, {"metric", c.metric},
+                     {"published", c.published}, {"predicted", o.predicted}, {"error", o.error},
+                     {"tolerance", c.tolerance}, {"pass", o.pass}, {"source", c.source}, {"network", c.network},
+                     {"platform", c.platform}, {"policy", c.policy}, {"overrides", c.overrides},
+                     {"wall_cycles", o.wall_cycles}, {"accounted_cycles", o.accounted_cycles},
+                     {"total_macs", o.total_macs}, {"layers", layers}});
+  }
+  const json doc = {{"cases", cases}, {"passed", count_pass(r)}, {"total", r.size()}};
+  return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string outcomes_html(const std::vector<Outcome>& r) {
+  using report::escape;
+  // Error chart: one row per case, zero in the middle, the tolerance band shaded.
+  double span = 0.1;
+  for (const Outcome& o : r) span = std::max({span, std::fabs(o.error), o.c->tolerance});
+  span = std::ceil(span * 10.0) / 10.0;
+  const int row = 26, left = 300, width = 420, top = 30;
+  const int h = top + row * static_cast<int>(r.size()) + 30;
+  auto x_of = [&](double e) { return left + width / 2.0 + e / span * (width / 2.0); };
+  std::string svg = fmt::format("<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' font-family='sans-serif' "
+                                "font-size='12'>",
+                                left + width + 80, h);
+  for (size_t i = 0; i < r.size(); ++i) {
+    const Outcome& o = r[i];
+    const double y = top + row * static_cast<double>(i);
+    const double tol = o.c->tolerance;
+    svg += fmt::format("<rect x='{}' y='{}' width='{}' height='{}' fill='#e8f4e8'/>", report::coord(x_of(-tol)),
+                       report::coord(y), report::coord(x_of(tol) - x_of(-tol)), row - 4);
+    const double x0 = x_of(0), x1 = x_of(o.error);
+    svg += fmt::format("<rect x='{}' y='{}' width='{}' height='{}' fill='{}'><title>{}: {} (tolerance ±{:.0f} %)</title></rect>",
+                       report::coord(std::min(x0, x1)), report::coord(y + 4), report::coord(std::fabs(x1 - x0)), row - 12,
+                       o.pass ? "#4C78A8" : "#D9534F", escape(o.c->name), pct(o.error), 100 * tol);
+    svg += fmt::format("<text x='{}' y='{}' text-anchor='end'>{}</text>", left - 8, report::coord(y + row / 2.0 + 2),
+                       escape(o.c->name));
+    svg += fmt::format("<text x='{}' y='{}'>{}</text>", left + width + 6, report::coord(y + row / 2.0 + 2), pct(o.error));
+  }
+  svg += fmt::format("<line x1='{0}' x2='{0}' y1='{1}' y2='{2}' stroke='#333'/>", report::coord(x_of(0)), top - 6, h - 24);
+  svg += fmt::format("<text x='{}' y='{}' text-anchor='middle'>-{:.0f} %</text><text x='{}' y='{}' text-anchor='middle'>"
+                     "+{:.0f} %</text></svg>",
+                     left, h - 8, 100 * span, left + width, h - 8, 100 * span);
+  std::string rows;
+  for (const Outcome& o : r) {
+    const Case& c = *o.c;
+    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class='n'>{}</td><td class='n'>{}</td>"
+                        "<td class='n'>{}</td><td class='n'>{:.0f} %</td><td>{}</td><td>{}</td></tr>\n",
+                        escape(c.name), escape(c.what), c.measured_on, c.metric, figure(c.published, c.metric),
+                        figure(o.predicted, c.metric), pct(o.error), 100 * c.tolerance, o.pass ? "yes" : "<b>no</b>",
+                        escape(c.source));
+  }
+  return fmt::format(
+      "<!DOCTYPE html><html><head><meta charset='utf-8'><title>edgesim validation</title><style>body{{font-family:"
+      "sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 6px;"
+      "font-size:13px}}td.n{{text-align:right}}</style></head><body><h1>edgesim against published measurements</h1>"
+      "<p>{}/{} cases within tolerance. error = edgesim / published &minus; 1; the shaded band is each case's "
+      "tolerance.</p>{}<table><tr><th>case</th><th>what</th><th>on</th><th>metric</th><th>published</th><th>edgesim"
+      "</th><th>error</th><th>tolerance</th><th>pass</th><th>source</th></tr>\n{}</table></body></html>\n",
+      count_pass(r), r.size(), svg, rows);
+}
+
+}  // namespace edgesim::validate

@@ -1,0 +1,75 @@
+// Running a validation case (validate.h): the flow of `edgesim run --timing-only` with the case's
+// platform, overrides, policy, engines and schedule options, then the metric and the verdict.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "compiler/frontend/import.h"
+#include "compiler/passes/assign_engine.h"
+#include "compiler/schedule/build.h"
+#include "compiler/tiler/policy.h"
+#include "platforms/loader/loader.h"
+#include "sim/exec/executor.h"
+#include "sim/validate/validate.h"
+
+namespace edgesim::validate {
+
+double signed_error(double predicted, double published) { return predicted / published - 1.0; }
+
+// A tolerance is met when |error| does not exceed it; the 1e-12 absorbs the rounding of a
+// published figure that is exactly at the boundary.
+bool within(double error, double tolerance) { return std::fabs(error) <= tolerance + 1e-12; }
+
+namespace {
+
+double metric_of(const std::string& metric, int64_t wall, int64_t accounted, int64_t macs) {
+  if (metric == "cycles") return static_cast<double>(wall);
+  if (metric == "accounted_cycles") return static_cast<double>(accounted);
+  return accounted > 0 ? static_cast<double>(macs) / static_cast<double>(accounted) : 0.0;   // mac_per_cycle
+}
+
+}  // namespace
+
+Outcome run_case(const Case& c, const Paths& p) {
+  Outcome o;
+  o.c = &c;
+  const std::string net = network_path(c, p);
+  const std::string plat = platform_path(c, p);
+  try {
+    const PlatformSpec spec = load_platform(plat, c.overrides);
+    Graph g = import_onnx(net);
+    if (c.engines.empty()) assign_engines(g, spec);
+    else assign_engines(g, spec, c.engines);
+    const std::vector<LayerTiling> tilings = tile_graph(g, spec, c.policy);
+    ScheduleOptions so;
+    so.buffering = c.buffering;
+    so.network_loop = c.network_loop;
+    const Schedule s = build_schedule(g, spec, tilings, so);
+    SimOptions sim;
+    sim.data = false;
+    const RunResult r = simulate(g, s, spec, {}, sim).result;
+    o.wall_cycles = r.total_cycles;
+    o.accounted_cycles = r.accounted_cycles;
+    o.total_macs = r.total_macs;
+    o.predicted = metric_of(c.metric, r.total_cycles, r.accounted_cycles, r.total_macs);
+    o.error = signed_error(o.predicted, c.published);
+    o.pass = within(o.error, c.tolerance);
+    for (const auto& [name, published] : c.published_layers) {
+      const LayerStats* L = nullptr;
+      for (const LayerStats& l : r.layers)
+        if (l.name == name) L = &l;
+      if (!L) throw ValidationError(fmt::format("{}: published.layers.{}: no layer of that name in {}", c.file, name, net));
+      LayerOutcome lo{name, published, metric_of(c.metric, L->cycles, L->accounted_cycles, L->macs), 0};
+      lo.error = signed_error(lo.predicted, published);
+      if (c.layer_tolerance > 0 && !within(lo.error, c.layer_tolerance)) o.pass = false;
+      o.layers.push_back(lo);
+    }
+  } catch (const ValidationError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ValidationError(fmt::format("{}: {}", c.file, e.what()));
+  }
+  return o;
+}
+
+}  // namespace edgesim::validate

@@ -1,0 +1,71 @@
+// Validation against published measurements (docs/validation.md): the cases of
+// configs/validation/*.yaml, their timing-only runs and their verdicts.
+//
+// A case names one published reference point: the network (`model:<name>` = a network the
+// models/ generator builds, `shared:<path>` = a reference network under the shared networks
+// folder), the platform file and overrides, the policy and schedule options, where the figure was
+// measured (gvsoc, rtl, silicon), the metric (accounted_cycles, cycles, mac_per_cycle), the
+// published figure(s), the tolerance and the exact source. Case files are strict: an unknown,
+// duplicate or missing key, a bad value or a name that differs from the file stem is one error
+// naming the file (and line).
+// error = predicted / published - 1 (signed); a case passes when |error| <= tolerance and, with
+// layer_tolerance, every published layer figure too.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace edgesim::validate {
+
+class ValidationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Case {
+  std::string file;
+  std::string name, what, network, platform, policy = "dory", buffering = "auto", network_loop = "auto";
+  std::vector<std::string> overrides, engines;
+  std::string measured_on, metric, source, notes;
+  double published = 0;
+  std::map<std::string, double> published_layers;   // edgesim layer name -> figure (same metric)
+  double tolerance = 0, layer_tolerance = -1;        // -1: layers are reported, not judged
+};
+
+Case read_case(const std::string& path);
+// Every *.yaml of `dir`, sorted by name; throws when the folder has none or a name repeats.
+std::vector<Case> read_cases(const std::string& dir);
+
+struct Paths {
+  std::string build_dir, source_dir, shared_dir;    // where model:, platforms and shared: resolve
+};
+// The ONNX file and platform file a case runs (throws ValidationError when one is missing).
+std::string network_path(const Case& c, const Paths& p);
+std::string platform_path(const Case& c, const Paths& p);
+
+struct LayerOutcome {
+  std::string name;
+  double published = 0, predicted = 0, error = 0;
+};
+
+struct Outcome {
+  const Case* c = nullptr;
+  double predicted = 0, error = 0;
+  bool pass = false;
+  int64_t wall_cycles = 0, accounted_cycles = 0, total_macs = 0;
+  std::vector<LayerOutcome> layers;
+};
+
+double signed_error(double predicted, double published);
+bool within(double error, double tolerance);
+// Runs the case timing-only through the whole flow (import, engines, tiling, schedule, SystemC).
+Outcome run_case(const Case& c, const Paths& p);
+
+// Reports: a terminal table, a JSON document {"cases": [...]} and a self-contained HTML page.
+std::string outcomes_table(const std::vector<Outcome>& r);
+std::string outcomes_json(const std::vector<Outcome>& r);
+std::string outcomes_html(const std::vector<Outcome>& r);
+
+}  // namespace edgesim::validate
