@@ -48,7 +48,14 @@ std::optional<L3Tiling> conv_l3(const LayerGeom& g, const Budgets& b, bool in_l3
     int64_t bestJ = 0, bn = 0, bhi = 0, bho = 0;
     auto consider = [&](int64_t n, int64_t hi, int64_t ho) {
       // dory-2021's weight cap: the double-buffered weight slab within half the L2 buffer.
-      if (b.w_cap > 0 && a.db_w * (g.depthwise ? g.cin * g.kh * g.kw : n * per_out * g.kh * g.kw) > b.w_cap) return;
+      const int64_t w_slab = a.db_w * (g.depthwise ? g.cin * g.kh * g.kw : n * per_out * g.kh * g.kw);
+      if (b.w_cap > 0 && w_slab > b.w_cap) return;
+      // dory-2021, input from L3: the input slabs and the output slabs + weights + κ/λ within what
+      // the previous layer left (Budgets::l3_in_cap / l3_ow_cap).
+      if (in_l3 && b.l3_in_cap > 0 && db_x * fl8(g.cin * hi * g.w_in * g.bx) > b.l3_in_cap) return;
+      if (in_l3 && b.l3_ow_cap > 0 &&
+          a.db_o * fl8(g.cout * ho * g.w_out * g.by) + w_slab + a.db_w * fl8(n * g.n_c * g.cb) > b.l3_ow_cap)
+        return;
       const int64_t M = db_x * fl8(g.cin * hi * g.w_in * g.bx) + a.db_o * fl8(g.cout * ho * g.w_out * g.by) +
                         a.db_w * n * w_per_n + a.db_w * fl8(n * g.n_c * g.cb);
       if (M > b.l2) return;

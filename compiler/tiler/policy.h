@@ -40,6 +40,11 @@ struct Budgets {
   // only half of the L2 buffer for them (0: no cap).
   bool v2021 = false;
   int64_t w_cap = 0;
+  // dory-2021, a layer whose input comes from L3 (the previous layer wrote its output there): the
+  // L2 left for its input slabs (db_x included) — what remains of the buffer after the previous
+  // layer's reservation, input and weights — and for its output slabs + weights + κ/λ
+  // (DORY c7cca89 input_dim_constraint / output_weights_dim_constraint). 0: no cap.
+  int64_t l3_in_cap = 0, l3_ow_cap = 0;
 };
 
 // Network-independent budgets of `policy` (dory-2021's per-layer L2 deduction for the next

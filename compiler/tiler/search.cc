@@ -137,6 +137,21 @@ Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int no
       bool prev_capped = false;
       if (at != layers.begin()) reservation(node, &prev_capped);   // what the previous layer reserved for this one
       if (prev_capped) b.w_cap = half;
+      // Input from L3 (used only when the tiler says so): the previous layer's buffer minus its
+      // reservation for this layer, its input and its weights + κ/λ is what this layer's input
+      // slabs may take; the rest of this layer's own budget holds its output slabs and weights.
+      if (at != layers.begin()) {
+        const int prev = *(at - 1);
+        const LayerGeom pg = layer_geom(*g, prev);
+        bool unused = false;
+        const int64_t prev_w = g->nodes[static_cast<size_t>(prev)].kind() == OpKind::Conv ||
+                                       g->nodes[static_cast<size_t>(prev)].kind() == OpKind::Gemm
+                                   ? pg.weight_bytes() + bits_to_bytes(int64_t{pg.n_c} * pg.cout, pg.cb)
+                                   : 0;
+        const int64_t full = dory_policy_budgets(spec).l2;
+        b.l3_in_cap = std::max<int64_t>(1, full - reservation(node, &unused) - pg.in_bytes() - prev_w);
+        b.l3_ow_cap = std::max<int64_t>(1, b.l2 - b.l3_in_cap);
+      }
     }
   }
   if (b.l2 < 0) b.l2 = 0;

@@ -103,6 +103,7 @@ TEST_CASE("dory-2021: L1 budget is 38000 B, not the stack-reduced size", "[tiler
 // double-buffered weight slabs of the weight-tiled ones are 133,120 B (layers 14-22: 128 of 512
 // channels), 33,280 B (24: 32 channels), 8,256 B (26: 4) and 40,960 B (28: 20 of 1000 outputs);
 // layer 14's L1 loop runs 11 x 1 x 1 x 4 tiles per slab (12 channels, 8 rows, 2 columns).
+// Layer 3's L3 slabs follow DORY's input-from-L3 constraints (checked below).
 TEST_CASE("dory-2021: MobileNetV1-128 on pulp_open L3-tiles the layers DORY's generated code does",
           "[tiler][dory2021]") {
   const Graph g = import_onnx(std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx");
@@ -121,7 +122,15 @@ TEST_CASE("dory-2021: MobileNetV1-128 on pulp_open L3-tiles the layers DORY's ge
     CHECK(t[static_cast<size_t>(layer)].l3.n_out == n_out);
   }
   CHECK(t[2].l3.output_in_l3);
+  CHECK(t[2].l3.h_out == 16);   // four 65,536 B output slabs (layerConvBNRelu2L3.c)
+  // Layer 3 reads its input from L3 within what layer 2 left of L2 (245,280 B, the value the
+  // generated network.c carries for layer 2's output): four slabs of 17 input rows (69,632 B,
+  // layerConvDWBNRelu3L3.c), each cut into 2 x 3 L1 tiles of 32 channels x 3 (last 2) rows.
   CHECK(t[3].l3.input_in_l3);
+  CHECK(t[3].l3.h_in == 17);
+  CHECK(t[3].l3.h_out == 8);
+  CHECK(t[3].l1.n_out == 32);
+  CHECK(t[3].l1.h_out == 3);
   CHECK(t[14].l1.n_out == 12);
   CHECK(t[14].l1.h_out == 8);
   CHECK(t[14].l1.w_out == 2);
