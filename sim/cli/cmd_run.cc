@@ -1,7 +1,7 @@
-// `edgesim run`: the whole flow of ARCHITECTURE.md on one network — import, tile under a policy,
-// assign engines (NPU / cluster), build and allocate the schedule, execute it on the SystemC model of the platform, check the
-// simulated outputs bit-exactly against the untiled interpreter (and golden files with
-// --expected), and report cycles per layer.
+// `edgesim run`: the whole flow of ARCHITECTURE.md on one network (sim/flow: import, assign
+// engines (NPU / cluster), tile under a policy, build and allocate the schedule, execute it on the
+// SystemC model of the platform), then check the simulated outputs bit-exactly against the
+// untiled interpreter (and golden files with --expected) and report cycles per layer.
 // Exit status: 0 verified (or --timing-only), 1 a verification mismatch, 2 an error.
 #include <filesystem>
 #include <iostream>
@@ -11,16 +11,12 @@
 
 #include <fmt/format.h>
 
-#include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
-#include "compiler/schedule/build.h"
-#include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
-#include "platforms/loader/loader.h"
 #include "sim/cli/commands.h"
-#include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
+#include "sim/flow/flow.h"
 #include "sim/report/report.h"
 
 namespace edgesim::cli {
@@ -58,36 +54,29 @@ int run_run(const RunArgs& a) {
     throw CliError("--expected " + a.expected + ": no such file or directory");
   if (a.timing_only && !a.expected.empty()) throw CliError("--expected needs data: drop --timing-only");
 
-  const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
-  const PlatformSpec spec = load_platform(platform, a.overrides);
-  Graph g = import_onnx(a.model);
-  const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
+  FlowRequest req;
+  req.model = a.model;
+  req.platform = a.platform.empty() ? default_platform_path() : a.platform;
+  req.overrides = a.overrides;
+  req.policy = a.policy;
+  req.engines = a.engines;
+  req.schedule.buffering = a.buffering;
+  req.schedule.network_loop = a.network_loop;
+  req.sim.data = !a.timing_only;
+  req.sim.trace = !a.trace.empty() || !a.report.empty();
   std::string input_label = "none (timing only)";
-  std::vector<Tensor> in;
-  if (!a.timing_only) in = choose_inputs(g, a, input_label);
-
-  std::vector<LayerTiling> tilings;
+  req.inputs = [&](Graph& g) { return choose_inputs(g, a, input_label); };
+  req.tiling_hint = tiling_size_hint;
+  FlowOutcome flow;
   try {
-    tilings = tile_graph(g, spec, a.policy);
-  } catch (const TilingError& e) {
-    throw CliError(e.what() + tiling_size_hint(spec, a.policy, e), 2);
+    flow = run_flow(req);
+  } catch (const EngineListError& e) {
+    throw CliError(std::string(a.engines.empty() ? "" : "--engines: ") + e.what());
   }
-  ScheduleOptions sopt;
-  sopt.buffering = a.buffering;
-  sopt.network_loop = a.network_loop;
-  Schedule s = build_schedule(g, spec, tilings, sopt);
-  check_allocation(s);
-  // Report name: the file stem, or its folder for the generic names of models/ and Deeploy's tests.
-  const fs::path mp(a.model);
-  const std::string stem = mp.stem().string();
-  s.network = (stem == "model" || stem == "network") && !mp.parent_path().filename().empty()
-                  ? mp.parent_path().filename().string()
-                  : stem;
-
-  SimOptions opt;
-  opt.data = !a.timing_only;
-  opt.trace = !a.trace.empty() || !a.report.empty();
-  SimOutcome out = simulate(g, s, spec, in, opt);
+  const Graph& g = flow.graph;
+  const std::vector<Tensor>& in = flow.inputs;
+  const SimOptions& opt = req.sim;
+  SimOutcome& out = flow.sim;
   RunResult& r = out.result;
   std::vector<CheckResult> golden;
   if (opt.data) {
@@ -111,7 +100,7 @@ int run_run(const RunArgs& a) {
 
   std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}\n", a.model,
                            g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), input_label,
-                           engine_summary(g, engines));
+                           engine_summary(g, flow.engines));
   print_run_table(std::cout, r);
   for (const CheckResult& c : golden)
     if (!c.ok()) std::cout << format_check(c) << "\n";

@@ -1,7 +1,6 @@
 // Evaluation of one sweep point (evaluate.h): platform, tiling, schedule, timing-only simulation.
 #include "sim/sweep/evaluate.h"
 
-#include <filesystem>
 #include <set>
 
 #include "compiler/frontend/import.h"
@@ -10,6 +9,7 @@
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"
+#include "sim/flow/flow.h"
 
 namespace edgesim::sweep {
 
@@ -23,13 +23,7 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
-std::string network_name(const std::string& path) {
-  const std::filesystem::path p(path);
-  const std::string stem = p.stem().string();
-  if ((stem == "model" || stem == "network") && !p.parent_path().filename().empty())
-    return p.parent_path().filename().string();
-  return stem;
-}
+std::string network_name(const std::string& path) { return network_label(path); }
 
 std::vector<SweepNetwork> import_networks(const std::vector<std::string>& paths) {
   std::vector<SweepNetwork> nets;

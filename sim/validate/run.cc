@@ -1,15 +1,11 @@
-// Running a validation case (validate.h): the flow of `edgesim run --timing-only` with the case's
-// platform, overrides, policy, engines and schedule options, then the metric and the verdict.
+// Running a validation case (validate.h): the flow of `edgesim run --timing-only` (sim/flow) with
+// the case's platform, overrides, policy, engines and schedule options, then the metric and the
+// verdict.
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "compiler/frontend/import.h"
-#include "compiler/passes/assign_engine.h"
-#include "compiler/schedule/build.h"
-#include "compiler/tiler/policy.h"
-#include "platforms/loader/loader.h"
-#include "sim/exec/executor.h"
+#include "sim/flow/flow.h"
 #include "sim/validate/validate.h"
 
 namespace edgesim::validate {
@@ -36,18 +32,16 @@ Outcome run_case(const Case& c, const Paths& p) {
   const std::string net = network_path(c, p);
   const std::string plat = platform_path(c, p);
   try {
-    const PlatformSpec spec = load_platform(plat, c.overrides);
-    Graph g = import_onnx(net);
-    if (c.engines.empty()) assign_engines(g, spec);
-    else assign_engines(g, spec, c.engines);
-    const std::vector<LayerTiling> tilings = tile_graph(g, spec, c.policy);
-    ScheduleOptions so;
-    so.buffering = c.buffering;
-    so.network_loop = c.network_loop;
-    const Schedule s = build_schedule(g, spec, tilings, so);
-    SimOptions sim;
-    sim.data = false;
-    const RunResult r = simulate(g, s, spec, {}, sim).result;
+    FlowRequest req;
+    req.model = net;
+    req.platform = plat;
+    req.overrides = c.overrides;
+    req.policy = c.policy;
+    req.engines = c.engines;
+    req.schedule.buffering = c.buffering;
+    req.schedule.network_loop = c.network_loop;
+    req.sim.data = false;   // cases are about cycles; timing-only runs give the same cycles
+    const RunResult r = run_flow(req).sim.result;
     o.wall_cycles = r.total_cycles;
     o.accounted_cycles = r.accounted_cycles;
     o.total_macs = r.total_macs;
@@ -66,6 +60,8 @@ Outcome run_case(const Case& c, const Paths& p) {
     }
   } catch (const ValidationError&) {
     throw;
+  } catch (const EngineListError& e) {
+    throw ValidationError(fmt::format("{}: engines: {}", c.file, e.what()));
   } catch (const std::exception& e) {
     throw ValidationError(fmt::format("{}: {}", c.file, e.what()));
   }

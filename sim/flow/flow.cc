@@ -1,0 +1,47 @@
+// The deployment flow of one network on one platform (flow.h): the stages in order, nothing
+// more. Stage errors pass through untouched but for the two additions of flow.h.
+#include "sim/flow/flow.h"
+
+#include <filesystem>
+#include <utility>
+
+#include "compiler/frontend/import.h"
+#include "compiler/golden/golden.h"
+#include "compiler/schedule/functional.h"
+#include "compiler/tiler/policy.h"
+#include "platforms/loader/loader.h"
+
+namespace edgesim {
+
+std::string network_label(const std::string& model_path) {
+  const std::filesystem::path p(model_path);
+  const std::string stem = p.stem().string();
+  if ((stem == "model" || stem == "network") && !p.parent_path().filename().empty())
+    return p.parent_path().filename().string();
+  return stem;
+}
+
+FlowOutcome run_flow(const FlowRequest& req) {
+  FlowOutcome o;
+  o.spec = load_platform(req.platform, req.overrides);
+  o.graph = import_onnx(req.model);
+  try {
+    o.engines = assign_engines(o.graph, o.spec, req.engines);
+  } catch (const std::invalid_argument& e) {
+    throw EngineListError(e.what());
+  }
+  if (req.sim.data) o.inputs = req.inputs ? req.inputs(o.graph) : random_inputs(o.graph, 1);
+  try {
+    o.tilings = tile_graph(o.graph, o.spec, req.policy);
+  } catch (const TilingError& e) {
+    if (!req.tiling_hint) throw;
+    throw TilingError(e.what() + req.tiling_hint(o.spec, req.policy, e), e.node(), e.level(), e.min_budget());
+  }
+  o.schedule = build_schedule(o.graph, o.spec, o.tilings, req.schedule);
+  check_allocation(o.schedule);
+  o.schedule.network = network_label(req.model);
+  o.sim = simulate(o.graph, o.schedule, o.spec, o.inputs, req.sim);
+  return o;
+}
+
+}  // namespace edgesim
