@@ -1,9 +1,9 @@
 // run_to_html: one self-contained page per run (inline CSS and inline SVG, no scripts, no
 // external resources), readable offline and attachable to an issue. Sections: title and run
-// parameters; summary cards (total cycles, time at the cluster clock, MAC/cycle, MACs, DMA
-// bytes, verification badge) with the run's overall compute / overhead / DMA-wait share; the
-// per-layer stacked bar chart; one occupancy chart per memory level; the per-layer table. Every
-// piece of text from the RunResult is escaped. Charts are in layer_chart.cc / memory_chart.cc.
+// parameters; summary cards (wall and accounted cycles, time at the cluster clock, MAC/cycle,
+// MACs, DMA bytes, verification badge) with the run's overall compute / overhead / DMA-wait
+// share; the per-layer stacked bar chart; one occupancy chart per memory level; the per-layer
+// table (wall and accounted cycles). Every piece of text from the RunResult is escaped. Charts are in layer_chart.cc / memory_chart.cc.
 #include <algorithm>
 #include <string>
 #include <tuple>
@@ -81,7 +81,7 @@ std::string badge(const RunResult& r) {
 std::string summary(const RunResult& r) {
   const report::Totals t = report::layer_totals(r);
   std::string s = R"(<div class="cards">)";
-  s += card("total cycles", group_digits(r.total_cycles));
+  s += card("total cycles (wall)", group_digits(r.total_cycles));
   s += card("accounted cycles", group_digits(r.accounted_cycles));
   s += card("time @ " + report::frequency(r.freq_hz), r.freq_hz > 0 ? report::duration(r.total_cycles, r.freq_hz) : "-");
   s += card("MAC/cycle", report::mac_per_cycle(r.total_macs, r.total_cycles));
@@ -173,8 +173,10 @@ std::string run_to_html(const RunResult& r) {
        "idles waiting for data. Hover a bar for its figures.</p>\n";
   s += "<h2>Memory occupancy per step</h2>\n" + memory_section(r);
   s += "<h2>Layers</h2>\n" + table(r);
-  s += "<p class=\"note\">total " + group_digits(r.total_cycles) + " cycles = " +
-       escape(report::time_at_clock(r.total_cycles, r.freq_hz)) + "</p>\n";
+  s += "<p class=\"note\">total " + group_digits(r.total_cycles) + " cycles (wall) = " +
+       escape(report::time_at_clock(r.total_cycles, r.freq_hz)) + "; " + group_digits(r.accounted_cycles) +
+       " accounted = the layers' own counters, as DORY/Deeploy print them (wall cycles add the network loop's "
+       "blocking L3&rarr;L2 weight reads)</p>\n";
   return s + "</main>\n</body>\n</html>\n";
 }
 

@@ -1,6 +1,6 @@
 // run_to_json: the RunResult as one JSON document, for scripts and the search pipeline. Keys
-// are those listed in report.h plus "n_cores", "data" (false: timing only) and each layer's
-// "step"; the trace slices are not included (run_to_trace writes them). Objects come out with
+// are those listed in report.h ("data" false: timing only; "total_cycles" wall clock beside the
+// accounted cycles); the trace slices are not included (run_to_trace writes them). Objects come out with
 // sorted keys (nlohmann's default map), integers exactly, indented by one space.
 #include <nlohmann/json.hpp>
 

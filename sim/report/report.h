@@ -10,15 +10,17 @@
 
 namespace edgesim {
 
-// Per-layer table (op, engine, MACs, cycles, MAC/cycle, compute / DMA-wait / overhead split,
-// tiles), a totals line and the verification status.
+// Per-layer table (op, engine, MACs, cycles, accounted cycles, MAC/cycle, compute / DMA-wait /
+// overhead split, tiles), a TOTAL row, the wall and accounted totals and the verification status.
 void print_run_table(std::ostream& os, const RunResult& r);
 
-// {"network", "platform", "policy", "buffering", "fidelity", "freq_hz", "total_cycles",
-//  "accounted_cycles", "total_macs", "verified", "verify_message", "layers": [{name, op, engine,
-//  macs, cycles, accounted_cycles,
+// {"network", "platform", "policy", "buffering", "fidelity", "freq_hz", "n_cores", "total_cycles",
+//  "accounted_cycles", "total_macs", "data", "verified", "verify_message", "engines": [...],
+//  "warnings": [...], "layers": [{step, name, op, engine, macs, cycles, accounted_cycles,
 //  compute_cycles, dma_wait_cycles, overhead_cycles, tiles, start, end, dma_bytes_in,
 //  dma_bytes_out, l3_bytes}], "memory": [...]}
+// total_cycles is wall clock; accounted_cycles (run and layer) what the deployment's own per-layer
+// counters bracket (sim/stats/run_result.h).
 std::string run_to_json(const RunResult& r);
 void write_run_json(const std::string& path, const RunResult& r);
 

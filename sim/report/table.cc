@@ -1,7 +1,8 @@
 // print_run_table: the terminal summary of `edgesim run`. A few header lines naming the run,
-// one row per layer with the cycle split of docs/report.md (compute / DMA wait / overhead, each
-// in cycles and % of the layer), a TOTAL row with the sums over the layers, the run time at the
-// cluster clock and the verification status. Column widths follow the content; the output
+// one row per layer with its wall and accounted cycles and the cycle split of docs/report.md
+// (compute / DMA wait / overhead, each in cycles and % of the layer), a TOTAL row with the sums
+// over the layers, the wall and accounted totals, the run time at the cluster clock and the
+// verification status. Column widths follow the content; the output
 // depends only on the RunResult (no locale, no terminal width).
 #include <algorithm>
 #include <ostream>
@@ -117,11 +118,13 @@ void print_run_table(std::ostream& os, const RunResult& r) {
   print_row(os, rows.back(), width);
   os << '\n';
 
-  os << "total:        " << group_digits(r.total_cycles) << " cycles = " << report::time_at_clock(r.total_cycles, r.freq_hz)
+  os << "total:        " << group_digits(r.total_cycles) << " cycles (wall) = "
+     << report::time_at_clock(r.total_cycles, r.freq_hz)
      << ", " << group_digits(r.total_macs) << " MACs, " << report::mac_per_cycle(r.total_macs, r.total_cycles)
      << " MAC/cycle\n";
   os << "accounted:    " << group_digits(r.accounted_cycles)
-     << " cycles in the layers' own counters (as DORY/Deeploy print them: without the network loop's weight reads)\n";
+     << " cycles = the layers' own counters, as DORY/Deeploy print them (wall cycles add the network loop's "
+        "blocking L3->L2 weight reads)\n";
   if (totals.cycles != r.total_cycles)
     os << "note:         layers cover " << group_digits(totals.cycles) << " of the " << group_digits(r.total_cycles)
        << " cycles\n";

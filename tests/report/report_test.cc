@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -56,6 +57,10 @@ RunResult synthetic() {
               layer(1, "a<b&c", "dwconv 3x3", 90'000, 50'000, 80'000, 20'000, 3'000, 2),  // 3.00 MAC/cycle
               layer(2, "reshape", "reshape", 0, 80'000, 80'500, 0, 500, 0)};              // "-"
   r.layers[2].l3_bytes = 9'007'199'254'740'993;  // 2^53 + 1: not representable as a double
+  // Accounted: layer 1's counter starts 2,000 cycles into its window (a blocking L3 weight read).
+  for (LayerStats& l : r.layers) l.accounted_cycles = l.cycles;
+  r.layers[1].accounted_cycles = 28'000;
+  r.accounted_cycles = 78'500;
   r.total_cycles = 80'500;
   r.total_macs = 1'090'000;
   r.verified = true;
@@ -97,6 +102,9 @@ TEST_CASE("run table: per-layer MAC/cycle, totals, time and verification", "[rep
   CHECK(t.find("3.00") != std::string::npos);
   CHECK(t.find("a<b&c") != std::string::npos);  // a terminal shows names as they are
   CHECK(t.find("805 us @ 100 MHz") != std::string::npos);
+  CHECK(t.find("total:        80,500 cycles (wall) = 805 us") != std::string::npos);
+  CHECK(t.find("accounted:    78,500 cycles = the layers' own counters, as DORY/Deeploy print them") !=
+        std::string::npos);
   CHECK(t.find("13.54 MAC/cycle") != std::string::npos);
   CHECK(t.find("verification: bit-exact (3 outputs)") != std::string::npos);
   CHECK(t.find("note:") == std::string::npos);  // the layers cover the run
@@ -115,7 +123,14 @@ TEST_CASE("run table: per-layer MAC/cycle, totals, time and verification", "[rep
   CHECK(total.find("74.5%") != std::string::npos);
   CHECK(total.find("11,000") != std::string::npos);
   CHECK(total.find("9,500") != std::string::npos);
+  CHECK(total.find("78,500") != std::string::npos);   // accounted
   CHECK(reshape.find(" - ") != std::string::npos);  // macs == 0
+  // The accounted column sits right after cycles: header "cycles  accounted", row "30,000  28,000".
+  CHECK(lines_of(t)[6].find("cycles  accounted  MAC/cyc") != std::string::npos);
+  std::string dw;
+  for (const std::string& l : lines)
+    if (l.find("dwconv") != std::string::npos) dw = l;
+  CHECK(dw.find("30,000     28,000") != std::string::npos);
 
   // Aligned: header, layer rows and TOTAL end at the same column (the tiles column).
   size_t rows = 0;
@@ -164,9 +179,12 @@ TEST_CASE("report formatting: durations, frequencies, shortened names", "[report
 TEST_CASE("run JSON: keys and exact values", "[report]") {
   const RunResult r = synthetic();
   const json j = json::parse(run_to_json(r));
-  for (const char* key : {"network", "platform", "policy", "buffering", "fidelity", "freq_hz", "total_cycles", "total_macs",
-                          "verified", "verify_message", "layers", "memory", "n_cores", "data"})
-    CHECK(j.contains(key));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  CHECK(keys == std::vector<std::string>{"accounted_cycles", "buffering", "data", "engines", "fidelity", "freq_hz",
+                                         "layers", "memory", "n_cores", "network", "platform", "policy", "total_cycles",
+                                         "total_macs", "verified", "verify_message", "warnings"});
+  CHECK(j["accounted_cycles"].get<int64_t>() == 78'500);
   CHECK(j["network"] == "tiny");
   CHECK(j["freq_hz"].get<int64_t>() == 100'000'000);
   CHECK(j["total_cycles"].get<int64_t>() == 80'500);
@@ -175,9 +193,12 @@ TEST_CASE("run JSON: keys and exact values", "[report]") {
   CHECK(j["verify_message"] == "bit-exact (3 outputs)");
   REQUIRE(j["layers"].size() == 3);
   const json& l1 = j["layers"][1];
-  for (const char* key : {"name", "op", "engine", "macs", "cycles", "compute_cycles", "dma_wait_cycles", "overhead_cycles",
-                          "tiles", "start", "end", "dma_bytes_in", "dma_bytes_out", "l3_bytes", "step"})
-    CHECK(l1.contains(key));
+  std::vector<std::string> layer_keys;
+  for (const auto& [key, value] : l1.items()) layer_keys.push_back(key);
+  CHECK(layer_keys == std::vector<std::string>{"accounted_cycles", "compute_cycles", "cycles", "dma_bytes_in",
+                                               "dma_bytes_out", "dma_wait_cycles", "end", "engine", "l3_bytes", "macs",
+                                               "name", "op", "overhead_cycles", "start", "step", "tiles"});
+  CHECK(l1["accounted_cycles"].get<int64_t>() == 28'000);
   CHECK(l1["name"] == "a<b&c");
   CHECK(l1["dma_wait_cycles"].get<int64_t>() == 7'000);
   CHECK(l1["start"].get<int64_t>() == 50'000);
@@ -253,6 +274,9 @@ TEST_CASE("run HTML: self-contained, one SVG per chart, escaped text", "[report]
   CHECK(h.find("bit-exact (3 outputs)") != std::string::npos);
   CHECK(h.find("80,500") != std::string::npos);
   CHECK(h.find("805 us") != std::string::npos);
+  CHECK(h.find("accounted cycles") != std::string::npos);   // summary card
+  CHECK(h.find(">78,500<") != std::string::npos);           // its value and the table's TOTAL
+  CHECK(h.find(">28,000<") != std::string::npos);           // layer 1's accounted cycles
   CHECK(h.find("13.54") != std::string::npos);
   CHECK(h.find("stroke-dasharray") != std::string::npos);  // capacity lines
 
