@@ -33,8 +33,11 @@ std::string default_cases_dir() {
   return std::string(EDGESIM_SOURCE_DIR) + "/configs/validation";
 }
 
+// $EDGESIM_SHARED_NETWORKS, else the build's EDGESIM_SHARED_NETWORKS (CMake cache), else the
+// folder beside the source tree.
 std::string default_shared_dir() {
-  if (const char* e = std::getenv("EDGESIM_SHARED_NETWORKS")) return e;
+  if (const char* e = std::getenv("EDGESIM_SHARED_NETWORKS"); e && *e) return e;
+  if (std::string(EDGESIM_SHARED_NETWORKS).empty()) return std::string(EDGESIM_SOURCE_DIR) + "/../shared/networks";
   return EDGESIM_SHARED_NETWORKS;
 }
 

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "compiler/tiler/policy.h"
 #include "platforms/loader/yaml_tree.h"
 #include "sim/validate/validate.h"
 
@@ -45,20 +47,30 @@ Case read_case(const std::string& path) {
   }
   Case c;
   c.file = path;
-  std::set<std::string> seen;
+  std::map<std::string, int> line_of;   // key given -> its line (published.layers: the first)
   for (const auto& [key, v] : doc.entries) {
     const int line = v.at.line;
     auto one = [&]() -> std::string {
       if (v.is_list || v.items.size() != 1) fail(path, line, key + " must be a single value");
       return v.items.front();
     };
+    auto one_line = [&]() {
+      std::string s = one();
+      while (!s.empty() && s.back() == '\n') s.pop_back();   // a block scalar's final newline
+      if (s.find('\n') != std::string::npos) fail(path, line, key + " must be one line");
+      return s;
+    };
+    auto positive = [&](double x) {
+      if (x <= 0) fail(path, line, key + " must be positive");
+      return x;
+    };
     auto list = [&]() {
       if (!v.is_list) return std::vector<std::string>{one()};
       return v.items;
     };
-    seen.insert(key.rfind("published.layers.", 0) == 0 ? "published.layers" : key);
+    line_of.emplace(key.rfind("published.layers.", 0) == 0 ? "published.layers" : key, line);
     if (key == "name") c.name = one();
-    else if (key == "what") c.what = one();
+    else if (key == "what") c.what = one_line();
     else if (key == "network") c.network = one();
     else if (key == "platform") c.platform = one();
     else if (key == "set") c.overrides = list();
@@ -68,13 +80,15 @@ Case read_case(const std::string& path) {
     else if (key == "network_loop") c.network_loop = one();
     else if (key == "measured_on") c.measured_on = one();
     else if (key == "metric") c.metric = one();
-    else if (key == "source") c.source = one();
+    else if (key == "source") c.source = one_line();
     else if (key == "notes") c.notes = one();
-    else if (key == "published.total") c.published = number(path, line, key, one());
+    else if (key == "published.total") c.published = positive(number(path, line, key, one()));
     else if (key.rfind("published.layers.", 0) == 0)
-      c.published_layers[key.substr(17)] = number(path, line, key, one());
+      c.published_layers[key.substr(17)] = positive(number(path, line, key, one()));
     else if (key == "tolerance") c.tolerance = number(path, line, key, one());
     else if (key == "layer_tolerance") c.layer_tolerance = number(path, line, key, one());
+    else if (key == "published" || key == "published.layers")
+      fail(path, line, key + " must be a mapping (published: {total: N, layers: {LAYER: N, ...}})");
     else
       fail(path, line, fmt::format("unknown key '{}' (known: name, what, network, platform, set, policy, engines, "
                                    "buffering, network_loop, measured_on, metric, published.total, "
@@ -82,20 +96,25 @@ Case read_case(const std::string& path) {
   }
   for (const char* k : {"name", "what", "network", "platform", "measured_on", "metric", "published.total", "tolerance",
                         "source"})
-    if (!seen.count(k)) fail(path, 0, fmt::format("missing key '{}'", k));
+    if (!line_of.count(k)) fail(path, 0, fmt::format("missing key '{}'", k));
+  auto bad = [&](const std::string& key, const std::string& msg) { fail(path, line_of.at(key), key + ": " + msg); };
   if (!std::regex_match(c.name, std::regex("[a-z0-9_.-]+")))
-    fail(path, 0, "name '" + c.name + "' may use only a-z, 0-9, '_', '.' and '-'");
+    bad("name", "'" + c.name + "' may use only a-z, 0-9, '_', '.' and '-'");
   if (fs::path(path).stem().string() != c.name)
-    fail(path, 0, fmt::format("name '{}' differs from the file name '{}'", c.name, fs::path(path).filename().string()));
-  if (!kMeasured.count(c.measured_on)) fail(path, 0, "measured_on '" + c.measured_on + "' (known: gvsoc, rtl, silicon)");
-  if (!kMetrics.count(c.metric))
-    fail(path, 0, "metric '" + c.metric + "' (known: accounted_cycles, cycles, mac_per_cycle)");
+    bad("name", fmt::format("'{}' differs from the file name '{}'", c.name, fs::path(path).filename().string()));
+  if (!kMeasured.count(c.measured_on)) bad("measured_on", "'" + c.measured_on + "' (known: gvsoc, rtl, silicon)");
+  if (!kMetrics.count(c.metric)) bad("metric", "'" + c.metric + "' (known: accounted_cycles, cycles, mac_per_cycle)");
   if (c.network.rfind("model:", 0) != 0 && c.network.rfind("shared:", 0) != 0)
-    fail(path, 0, "network '" + c.network + "' must be model:<name> or shared:<path>");
-  if (c.published <= 0) fail(path, 0, "published.total must be positive");
-  for (const auto& [n, v] : c.published_layers)
-    if (v <= 0) fail(path, 0, "published.layers." + n + " must be positive");
-  if (c.tolerance <= 0 || c.tolerance >= 1) fail(path, 0, "tolerance must be a fraction in (0, 1)");
+    bad("network", "'" + c.network + "' must be model:<name> or shared:<path>");
+  if (line_of.count("policy")) {
+    try {
+      make_policy(c.policy);
+    } catch (const std::invalid_argument& e) {
+      bad("policy", e.what());
+    }
+  }
+  if (c.tolerance <= 0 || c.tolerance >= 1) bad("tolerance", "must be a fraction in (0, 1)");
+  if (line_of.count("layer_tolerance") && c.layer_tolerance <= 0) bad("layer_tolerance", "must be a positive fraction");
   return c;
 }
 

@@ -20,6 +20,14 @@ std::string figure(double v, const std::string& metric) {
   return report::group_digits(static_cast<int64_t>(std::llround(v)));
 }
 
+// The head of a one-line description, cut at a UTF-8 character boundary, with "..." when longer.
+std::string abbreviate(const std::string& text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t n = max_bytes - 3;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n) + "...";
+}
+
 std::string pct(double e) { return fmt::format("{:+.1f} %", 100.0 * e); }
 
 int count_pass(const std::vector<Outcome>& r) {
@@ -29,21 +37,31 @@ int count_pass(const std::vector<Outcome>& r) {
 }  // namespace
 
 std::string outcomes_table(const std::vector<Outcome>& r) {
-  std::string s = fmt::format("{:<36} {:<7} {:<10} {:>13} {:>13} {:>8} {:>5}  {}\n", "case", "on", "metric", "published",
-                              "edgesim", "error", "tol", "pass");
-  s += std::string(100, '-') + "\n";
+  constexpr size_t kWhat = 40;   // longer descriptions keep their head
+  size_t name_w = 4, what_w = 4;
+  for (const Outcome& o : r) {
+    name_w = std::max(name_w, o.c->name.size());
+    what_w = std::max(what_w, std::min(kWhat, o.c->what.size()));
+  }
+  const std::string row = fmt::format("{{:<{}}}  {{:<{}}}  {{:<7}}  {{:<9}}  {{:>13}}  {{:>13}}  {{:>8}}  {{:>4}}  {{}}\n",
+                                      name_w, what_w);
+  std::string s =
+      fmt::format(fmt::runtime(row), "case", "what", "on", "metric", "published", "edgesim", "error", "tol", "pass");
+  s += std::string(name_w + what_w + 74, '-') + "\n";
   for (const Outcome& o : r) {
     const Case& c = *o.c;
     const std::string metric = c.metric == "accounted_cycles" ? "accounted" : c.metric == "cycles" ? "wall" : "MAC/cyc";
-    s += fmt::format("{:<36} {:<7} {:<10} {:>13} {:>13} {:>8} {:>4.0f}%  {}\n", report::shorten(c.name, 36),
-                     c.measured_on, metric, figure(c.published, c.metric), figure(o.predicted, c.metric), pct(o.error),
-                     100.0 * c.tolerance, o.pass ? "yes" : "NO");
+    s += fmt::format(fmt::runtime(row), c.name, abbreviate(c.what, kWhat), c.measured_on, metric,
+                     figure(c.published, c.metric), figure(o.predicted, c.metric), pct(o.error),
+                     fmt::format("{:.0f}%", 100.0 * c.tolerance), o.pass ? "yes" : "NO");
   }
   for (const Outcome& o : r) {
     if (o.layers.empty()) continue;
-    s += fmt::format("\n{} per layer ({}):\n", o.c->name, o.c->metric);
+    s += fmt::format("\n{} per layer ({}{}):\n", o.c->name, o.c->metric,
+                     o.c->layer_tolerance > 0 ? fmt::format(", tolerance {:.0f}%", 100.0 * o.c->layer_tolerance) : "");
+    s += fmt::format("  {:<28}  {:>13}  {:>13}  {:>8}\n", "layer", "published", "edgesim", "error");
     for (const LayerOutcome& l : o.layers)
-      s += fmt::format("  {:<28} {:>13} {:>13} {:>8}\n", report::shorten(l.name, 28), figure(l.published, o.c->metric),
+      s += fmt::format("  {:<28}  {:>13}  {:>13}  {:>8}\n", report::shorten(l.name, 28), figure(l.published, o.c->metric),
                        figure(l.predicted, o.c->metric), pct(l.error));
   }
   s += fmt::format("\n{}/{} cases within tolerance\n", count_pass(r), r.size());

@@ -60,7 +60,9 @@ struct Outcome {
 
 double signed_error(double predicted, double published);
 bool within(double error, double tolerance);
-// Runs the case timing-only through the whole flow (import, engines, tiling, schedule, SystemC).
+// Runs the case timing-only through run_flow (sim/flow: import, engines, tiling, schedule,
+// SystemC). Throws ValidationError "<case file>: <message>" for a missing network or platform,
+// a published layer name the network lacks, or any error of the flow.
 Outcome run_case(const Case& c, const Paths& p);
 
 // Reports: a terminal table, a JSON document {"cases": [...]} and a self-contained HTML page.
