@@ -127,6 +127,44 @@ std::vector<int64_t> pointwise_cores(const ClusterSpec& cl, const ConvGeom& g, i
   return t;
 }
 
+// Misaligned 32-bit accesses of one channel of depthwise_generic: a word load or store whose
+// address is not a multiple of 4 is split in two by the core, the second half issued in the next
+// cycle (GVSoC's core model, docs/sources.md [7] `lsu.cpp` Lsu::data_misaligned_req; RI5CY does
+// the same in hardware). The addresses follow the kernel's pointer arithmetic ([26]
+// `pulp_nn_depthwise_generic.c`, the same loops as pulp-nn [32]) with every L1 buffer base
+// word-aligned (DORY's L1 offsets are multiples of 4):
+//   fill, per output column ox and padded input row r: ⌈kw/4⌉ words loaded from the CHW input at
+//     ch·Hin·Win + max(0, ox·sx − pl) + (r − pt)·Win + 4w (rows inside the image) and stored to
+//     the core's column buffer at core·(kw·Hp + kw) + r·kw + max(0, pl − ox·sx) + 4w;
+//   dot, per output row l: the kh·kw mod 4 leftover taps are bytes, then ⌊kh·kw/4⌋ words of
+//     weights at ch·kh·kw + (kh·kw mod 4) + 4j and of the buffer at l·sy·kw + (kh·kw mod 4) + 4j.
+int64_t depthwise_misaligned(const ConvParams& p, const ConvGeom& g, int64_t ch, int64_t core) {
+  const int64_t taps = p.kh * p.kw, left = taps % 4, words = ceil_div(p.kw, 4);
+  const int64_t hp = g.hin + p.pad_t + p.pad_b;
+  const int64_t buf = core * (p.kw * hp + p.kw);
+  auto mis = [](int64_t a) { return (a % 4 + 4) % 4 != 0 ? 1 : 0; };
+  // #{i in [0, n): base + i·step not a multiple of 4}: the residues repeat with period 4.
+  auto count = [&](int64_t base, int64_t step, int64_t n) {
+    int64_t m = 0;
+    for (int64_t k = 0; k < std::min<int64_t>(n, 4); ++k)
+      if (mis(base + k * step)) m += (n - k + 3) / 4;
+    return m;
+  };
+  int64_t total = 0;
+  for (int64_t ox = 0; ox < g.wout; ++ox) {
+    const int64_t col = ox * p.sw - p.pad_l;
+    const int64_t col0 = std::max<int64_t>(0, col), shift = std::max<int64_t>(0, -col);
+    for (int64_t w = 0; w < words; ++w) {
+      total += count(ch * g.hin * g.win + col0 + 4 * w, g.win, g.hin);  // loads, rows inside
+      total += count(buf + shift + 4 * w, p.kw, hp);                     // stores, every row
+    }
+  }
+  int64_t dot = 0;
+  for (int64_t j = 0; j < taps / 4; ++j)
+    dot += mis(ch * taps + left + 4 * j) * g.hout + count(buf + left + 4 * j, p.sh * p.kw, g.hout);
+  return total + g.wout * dot;
+}
+
 }  // namespace
 
 ClusterConvKernel cluster_conv_kernel(const ConvParams& p, const Shape& x, const Shape& y) {
@@ -183,13 +221,20 @@ KernelCost depthwise_generic_cost(const ConvParams& p, const Shape& x, const Sha
   // Per channel and output column: fill a kw-wide column buffer over the padded input height
   // (⌈kw/4⌉ words per row, lw + sw each, plus c_dwrow), then compute the Hout outputs of that
   // column (2 loads + sdotp per 4 taps, 3 per leftover tap, requant, κ/λ, loop overhead).
+  // Misaligned word accesses add c_misalign each (depthwise_misaligned below).
   const int64_t taps = p.kh * p.kw;
   const int64_t fill = (g.hin + p.pad_t + p.pad_b) * (2 * ceil_div(p.kw, 4) + c.c_dwrow);
   const int64_t out = 3 * (taps / 4) + 3 * (taps % 4) + c.c_rq + c.c_kl + c.c_dwpx;
   const int64_t per_channel = g.wout * (fill + g.hout * out);
+  const int64_t chunk = ceil_div(g.cout, cl.n_cores);
   std::vector<int64_t> t(static_cast<size_t>(cl.n_cores), 0);
-  for (int64_t core = 0; core < cl.n_cores; ++core)
-    t[static_cast<size_t>(core)] = share(g.cout, cl.n_cores, core) * per_channel;
+  for (int64_t core = 0; core < cl.n_cores; ++core) {
+    const int64_t n = share(g.cout, cl.n_cores, core);
+    int64_t mis = 0;
+    if (c.c_misalign > 0)
+      for (int64_t ch = core * chunk; ch < core * chunk + n; ++ch) mis += depthwise_misaligned(p, g, ch, core);
+    t[static_cast<size_t>(core)] = n * per_channel + mis * c.c_misalign;
+  }
   return make_cost(cl, name, t, g.n);
 }
 

@@ -39,6 +39,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.cost.c_px, Cycles));
   k.push_back(K_REQ(cluster.cost.c_dwrow, Cycles));
   k.push_back(K_REQ(cluster.cost.c_dwpx, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_misalign, Cycles));
   k.push_back(K_REQ(cluster.cost.c_neu, Cycles));
   k.push_back(K_REQ(cluster.cost.c_pool, Cycles));
   k.push_back(K_REQ(cluster.cost.c_add, Cycles));

@@ -14,7 +14,9 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
   c.fork_per_layer = network_loop != "dory-2020";
   c.workers = p.cluster.n_cores;
   try {
-    c.workers = policy_budgets(p, policy).nc;
+    // The generated code's cores, at most the cluster's: DORY code generated for 8 cores runs
+    // with fewer NUM_CORES unchanged (budgets.dory.n_cores > cluster.n_cores, docs/platforms.md).
+    c.workers = std::min<int64_t>(policy_budgets(p, policy).nc, p.cluster.n_cores);
   } catch (const std::exception&) {
     // a schedule with an unknown policy name: all cores
   }

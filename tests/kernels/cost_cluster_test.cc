@@ -123,6 +123,22 @@ TEST_CASE("cost: depthwise_generic with fewer channels than cores", "[cost]") {
   CHECK(k.core_cycles == Cores{400, 400, 400, 0, 0, 0, 0, 0});
 }
 
+TEST_CASE("cost: depthwise_generic charges misaligned word accesses", "[cost]") {
+  // C = 2, 3×3, no pad, x [1,2,3,3] -> y [1,2,1,1]; chunk(2) = 1 channel on cores 0 and 1.
+  // Without the term: fill = 3·(2·1 + 2) = 12, out = 19, T_c = 1·(12 + 19) = 31.
+  // Channel 0 (core 0, column buffer at 0): input loads at 0, 3, 6 -> 2 misaligned; buffer stores
+  // at 0, 3, 6 -> 2; dot (1 leftover byte, then words): weights at 1, 5 -> 2; buffer at 1, 5 -> 2.
+  // Channel 1 (core 1, buffer at 1·(3·3 + 3) = 12): loads at 9, 12, 15 -> 2; stores at 12, 15, 18
+  // -> 2; weights at 10, 14 -> 2; buffer at 13, 17 -> 2. 8 each: T_c = 31 + 8·c_misalign.
+  ClusterSpec cl = hand_spec();
+  cl.cost.c_misalign = 1;
+  const KernelCost k = depthwise_generic_cost(conv(3, 1, 0, 2), {1, 2, 3, 3}, {1, 2, 1, 1}, cl);
+  CHECK(k.core_cycles == Cores{39, 39, 0, 0, 0, 0, 0, 0});
+  CHECK(k.cycles == 49);
+  cl.cost.c_misalign = 3;
+  CHECK(depthwise_generic_cost(conv(3, 1, 0, 2), {1, 2, 3, 3}, {1, 2, 1, 1}, cl).cycles == 31 + 24 + 10);
+}
+
 TEST_CASE("cost: linear with Cout not a multiple of 8, and matmul rows", "[cost]") {
   // a [1,22], b [22,10]: K = 22 (⌊K/4⌋ = 5, K mod 4 = 2), N = 10, chunk(10) = 2 on cores 0..4.
   // neuron = 3·(5 + 2) + c_rq 4 + c_kl 2 + c_neu 6 = 33; T_c = 66; cycles = 76.
