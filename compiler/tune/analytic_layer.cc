@@ -115,7 +115,7 @@ Layer make_layer(const Graph& g, int node, const LayerTiling& t, const PlatformS
       L.cout_g = L.C / std::max<int64_t>(p.groups, 1);
       L.cin_g = L.cin / std::max<int64_t>(p.groups, 1);
       L.in[0].dep[kC] = L.grouped;
-      L.in[0].gather = p.depthwise(L.cin, L.C);
+      L.in[0].gather = p.depthwise(L.cin, L.C) && n.engine == "cluster";   // NPUs read HWC
       L.in[1].dep[kN] = L.in[1].dep[kH] = L.in[1].dep[kW] = false;
       if (t.l1.n_in > 0 && t.l1.n_in < L.cin && p.groups == 1)
         throw TilingError(who + ": partial-sum tilings (n_in < Cin) are not supported", node);

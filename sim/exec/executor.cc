@@ -147,8 +147,10 @@ void Executor::index_commands() {
       L.macs += c.macs;
       ++L.tiles;
     }
-    // Loads into L1 that a depthwise kernel reads as its input are gathers (DORY loads them
-    // HWC -> CHW, one command per channel): the writers of input 0 since its last read.
+    // Loads into L1 that a cluster depthwise kernel reads as its input are gathers (PULP-NN's
+    // depthwise kernels read CHW, so DORY loads them HWC -> CHW, one command per channel): the
+    // writers of input 0 since its last read. NPU depthwise jobs read HWC (NE16 and N-EUREKA take
+    // 16 contiguous input channels per pixel) and load their input as a plain copy.
     std::map<int, std::vector<size_t>> writers;   // L1 buffer -> indices into cmds_
     bool first = true;
     for (const Command& c : st.commands) {
@@ -170,7 +172,8 @@ void Executor::index_commands() {
         if (dw && c.engine == "cluster_dma" && k.addr.dst_level == Level::L1) writers[c.dst.buffer].push_back(cmds_.size());
       }
       if (dw && c.kind == Command::Kind::Compute && !c.inputs.empty() && c.inputs[0].shape.size() == 4) {
-        for (size_t w : writers[c.inputs[0].buffer]) cmds_[w].gather = c.inputs[0].shape[1];
+        if (c.engine == "cluster")
+          for (size_t w : writers[c.inputs[0].buffer]) cmds_[w].gather = c.inputs[0].shape[1];
         writers[c.inputs[0].buffer].clear();
       }
       if (c.id < 0 || c.id > (1 << 30)) throw std::runtime_error(who(k) + ": command id out of range");

@@ -9,6 +9,7 @@
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
+#include "kernels/dma/cost.h"
 #include "kernels/npu/cost_neureka.h"
 #include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"
@@ -47,9 +48,9 @@ struct Run {
   bool ok = false;
 };
 
-Run run(Graph& g, const PlatformSpec& spec) {
+Run run(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines = {}) {
   Run r;
-  assign_engines(g, spec);
+  assign_engines(g, spec, engines);
   r.s = build_schedule(g, spec, tile_graph(g, spec, "deeploy"), {});
   const std::vector<Tensor> in = random_inputs(g, 3);
   SimOptions o;
@@ -148,4 +149,62 @@ TEST_CASE("npu component: TCDM contention stretches NPU jobs and DMA transfers t
   REQUIRE(slices(ra.out.result, "npu").size() > 2);
   CHECK(longer > 0);
   CHECK(rb.out.result.total_cycles >= ra.out.result.total_cycles);
+}
+
+namespace {
+
+// x u8 [1, C, H, W] -> depthwise 3×3 pad 1, i8 weights, per-channel integer requant.
+Graph depthwise3x3(int64_t c, int64_t h, int64_t w) {
+  Graph g;
+  g.name = "dw";
+  const int x = g.add_tensor({"x", DType::U8, {1, c, h, w}, std::nullopt, false});
+  std::vector<int64_t> wv(static_cast<size_t>(c * 9));
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>((i * 53) % 255) - 127;
+  const int wt = g.add_tensor({"w", DType::I8, {c, 1, 3, 3}, Tensor::from_ints(DType::I8, {c, 1, 3, 3}, wv), false});
+  const int y = g.add_tensor({"y", DType::U8, {1, c, h, w}, std::nullopt, false});
+  ConvParams p;
+  p.groups = c;
+  p.kh = p.kw = 3;
+  p.pad_t = p.pad_b = p.pad_l = p.pad_r = 1;
+  p.rq.kind = Requant::Kind::Integer;
+  p.rq.axis = 1;
+  p.rq.k.assign(static_cast<size_t>(c), 5);
+  p.rq.lambda.assign(static_cast<size_t>(c), 0);
+  p.rq.shift = 6;
+  p.rq.lo = 0, p.rq.hi = 255;
+  g.inputs = {x}, g.outputs = {y};
+  g.nodes.push_back(Node{"Conv_0", p, {x, wt}, {y}, {"Conv"}});
+  g.validate();
+  return g;
+}
+
+const TraceSlice& slice_named(const RunResult& r, const std::string& name) {
+  for (const TraceSlice& t : r.trace)
+    if (t.name == name) return t;
+  FAIL("no trace slice '" << name << "'");
+  return r.trace.front();
+}
+
+}  // namespace
+
+TEST_CASE("npu component: an NPU depthwise input is a plain copy, a cluster depthwise input a CHW gather",
+          "[npu][sim]") {
+  // NE16 and N-EUREKA read HWC (16 contiguous input channels per pixel), so the input tile of an
+  // NPU depthwise job moves as one 1-D copy; PULP-NN's depthwise kernel reads CHW, so the same
+  // tile for the cluster is gathered HWC -> CHW (one 2-D command of one-byte lines per channel).
+  const std::string path = test::source_dir() + "/platforms/gap9.yaml";
+  const PlatformSpec npu = load_platform(path, {"budgets.deeploy.l1=115000"});
+  Graph a = depthwise3x3(16, 12, 12), b = depthwise3x3(16, 12, 12);
+  const Run ra = run(a, npu), rb = run(b, npu, {"cluster"});
+  REQUIRE(ra.ok);
+  REQUIRE(rb.ok);
+  REQUIRE(a.nodes[0].engine == "npu");
+  REQUIRE(b.nodes[0].engine == "cluster");
+  const DmaTiming t = dma_timing(npu);
+  const int64_t whole[3] = {1, 1, 16 * 12 * 12};
+  const int64_t copy = dory_copy_cost(t, whole, 0, true, false).transfer;
+  const int64_t gather = dory_copy_cost(t, whole, 0, true, true, 16).transfer;
+  REQUIRE(gather > copy);
+  CHECK(slice_named(ra.out.result, "load x tile 0/1").dur == copy);
+  CHECK(slice_named(rb.out.result, "load x tile 0/1").dur == gather);
 }
