@@ -13,6 +13,7 @@
 
 #include "compiler/alloc/planner.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/passes/io_layout.h"
 #include "compiler/schedule/build_internal.h"
 #include "platforms/loader/budgets.h"
 
@@ -139,6 +140,8 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
     auto it = ctx.tiling_of.find(node);
     if (g.nodes[k].engine == "mvu")
       sched::build_mvu_step(ctx, node);
+    else if (is_relayout(g.nodes[k]) && !tilings.empty() && sched::build_relayout_step(ctx, node))
+      continue;
     else if (it == ctx.tiling_of.end() || !sched::build_layer_step(ctx, node, *it->second))
       sched::build_whole_step(ctx, node);
   }

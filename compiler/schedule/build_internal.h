@@ -8,6 +8,7 @@
 //   build_slabs.cc   L3 slab planning: which L2 slab buffer holds what an L3-homed operand needs
 //   build_layer.cc   the tiled layer step (L3 slabs -> L2 -> L1 tiles)
 //   build_whole.cc   whole-tensor steps in L2
+//   build_relayout.cc graph I/O layout conversions, tiled through L1
 //   build_loop.cc    the network loop: L3 -> L2 weight reads before (or ahead of) a layer
 //   build.cc         orchestration, budgets, allocation and the overflow check
 // A "region" is a tensor (or a part of it) stored in a buffer: its logical shape in kernel
@@ -152,6 +153,9 @@ void build_whole_step(BuildContext& ctx, int node);
 void build_mvu_step(BuildContext& ctx, int node);
 // Returns false when the layer cannot be tiled (the caller then builds a whole-tensor step).
 bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t);
+// A graph I/O layout conversion (io_layout.h) tiled in row bands through L1 (build_relayout.cc);
+// false when it cannot be (a side in L3, not even one row fits): the caller builds a whole step.
+bool build_relayout_step(BuildContext& ctx, int node);
 
 std::string node_label(const Graph& g, int node);   // "node 3 'Conv_12' (conv)"
 

@@ -6,7 +6,8 @@
 // that an N tile is contiguous; everything else row-major. Placement::strides are the element
 // strides of the logical (ONNX) shape under that order. Weights of NPU layers are stored in the
 // NPU's encoded layout (rows of bytes, kernels/npu/weights.h), in WMEM when the engine pass
-// homed them there.
+// homed them there. The NCHW side of a graph I/O layout conversion (io_layout "nchw") is
+// row-major.
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -97,6 +98,12 @@ std::vector<int> storage_order(const Graph& g, int t) {
   std::iota(rowmajor.begin(), rowmajor.end(), 0);
   bool conv_w = false, gemm_b = false, gemm_b_trans = false;
   for (const Node& n : g.nodes) {
+    // The NCHW side of a graph I/O layout conversion (compiler/passes/io_layout.h) is row-major.
+    if (n.kind() == OpKind::Transpose) {
+      const std::string& rl = n.as<TransposeParams>().relayout;
+      if ((rl == "nchw_to_hwc" && n.inputs.at(0) == t) || (rl == "hwc_to_nchw" && n.outputs.at(0) == t))
+        return rowmajor;
+    }
     if (n.inputs.size() > 1 && n.inputs[1] == t) {
       if (n.kind() == OpKind::Conv) conv_w = true;
       if (n.kind() == OpKind::Gemm) {

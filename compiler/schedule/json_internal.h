@@ -33,6 +33,7 @@ struct In {
       fail(k, e.what());
     }
   }
+  bool has(const char* k) const { return j.is_object() && j.contains(k); }
   In sub(const char* k) const { return In{at(k), path + "." + k}; }
   std::vector<In> list(const char* k) const {
     const json& a = at(k);

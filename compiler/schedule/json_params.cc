@@ -84,7 +84,11 @@ struct ParamsWriter {
   json operator()(const PadParams& p) const { return {{"pads", p.pads}, {"value", p.value}}; }
   json operator()(const ConcatParams& p) const { return {{"axis", p.axis}}; }
   json operator()(const ReshapeParams&) const { return json::object(); }
-  json operator()(const TransposeParams& p) const { return {{"perm", p.perm}}; }
+  json operator()(const TransposeParams& p) const {
+    json j{{"perm", p.perm}};
+    if (!p.relayout.empty()) j["relayout"] = p.relayout;
+    return j;
+  }
   json operator()(const QuantizeParams& p) const {
     return {{"axis", p.axis}, {"scale", widen(p.scale)}, {"zp", p.zp}};
   }
@@ -170,7 +174,15 @@ OpParams params_from(const In& in) {
     case OpKind::Pad: return PadParams{in.get<std::vector<int64_t>>("pads"), in.get<int64_t>("value")};
     case OpKind::Concat: return ConcatParams{in.get<int64_t>("axis")};
     case OpKind::Reshape: return ReshapeParams{};
-    case OpKind::Transpose: return TransposeParams{in.get<std::vector<int64_t>>("perm")};
+    case OpKind::Transpose: {
+      TransposeParams t{in.get<std::vector<int64_t>>("perm"), ""};
+      if (in.has("relayout")) {
+        t.relayout = in.get<std::string>("relayout");
+        if (t.relayout != "nchw_to_hwc" && t.relayout != "hwc_to_nchw")
+          in.fail("relayout", "unknown layout conversion '" + t.relayout + "'");
+      }
+      return t;
+    }
     case OpKind::Quantize:
       return QuantizeParams{in.get<int>("axis"), narrow(in.get<std::vector<double>>("scale")),
                             in.get<std::vector<int64_t>>("zp")};

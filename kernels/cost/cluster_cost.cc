@@ -8,8 +8,10 @@
 // elements (one byte each), with these c_op (asm, uncalibrated):
 //   mul, requant, quantize, dequantize  c_add  (load(s), multiply-add, shift, clamp, store)
 //   clip                                c_rq   (load, clamp, store)
-//   pad, concat, reshape, transpose     kCopyCyclesPerByte = 2 (byte load + byte store; pad
+//   pad, concat, reshape                kCopyCyclesPerByte = 2 (byte load + byte store; pad
 //                                       charges its zero fill like a copy)
+//   transpose                           c_transpose per element (Deeploy's Transpose loop: a
+//                                       strided byte load and a byte store per element)
 #include "kernels/cost/cluster_cost.h"
 
 #include <stdexcept>
@@ -66,7 +68,7 @@ KernelCost cluster_kernel_cost(const OpParams& p, const std::vector<Shape>& inpu
           if constexpr (std::is_same_v<P, PadParams>) name = "pad";
           if constexpr (std::is_same_v<P, ConcatParams>) name = "concat";
           if constexpr (std::is_same_v<P, ReshapeParams>) name = "reshape";
-          if constexpr (std::is_same_v<P, TransposeParams>) name = "transpose";
+          if constexpr (std::is_same_v<P, TransposeParams>) { c_op = c.c_transpose; name = "transpose"; }
           const int64_t elems = cluster_cost::elements(operand(outputs, 0, name, "output"));
           return eltwise_cluster_cost(name, elems, c_op, cluster);
         }

@@ -1,6 +1,7 @@
 // Layout ops: they move values without arithmetic.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/core/tensor.h"
@@ -22,6 +23,11 @@ struct ReshapeParams {};
 
 struct TransposeParams {
   std::vector<int64_t> perm;
+  // Non-empty only on the layout conversions the io-layout pass inserts
+  // (compiler/passes/io_layout.h): "nchw_to_hwc" or "hwc_to_nchw". Their perm is the identity
+  // (the values and the logical shape do not change); what changes is the storage order of the
+  // input and the output (row-major NCHW vs the deployment's HWC).
+  std::string relayout;
 };
 
 }  // namespace edgesim

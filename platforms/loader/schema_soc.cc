@@ -43,6 +43,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.cost.c_neu, Cycles));
   k.push_back(K_REQ(cluster.cost.c_pool, Cycles));
   k.push_back(K_REQ(cluster.cost.c_add, Cycles));
+  k.push_back(K_REQ(cluster.cost.c_transpose, Cycles));
   k.push_back(K_REQ(cluster.cost.t_bar, Cycles));
   k.push_back(K_REQ(cluster.cost.t_fork, Cycles));
 

@@ -26,6 +26,7 @@ namespace fs = std::filesystem;
 
 struct RunArgs {
   std::string model, platform, policy = "dory", buffering = "auto", inputs, expected, layout = "hwc", network_loop = "auto";
+  std::string io_layout = "hwc";
   std::string json, trace, report;
   std::vector<std::string> overrides, engines;
   bool timing_only = false;
@@ -62,6 +63,7 @@ int run_run(const RunArgs& a) {
   req.engines = a.engines;
   req.schedule.buffering = a.buffering;
   req.schedule.network_loop = a.network_loop;
+  req.io_layout = a.io_layout;
   req.sim.data = !a.timing_only;
   req.sim.trace = !a.trace.empty() || !a.report.empty();
   std::string input_label = "none (timing only)";
@@ -133,6 +135,10 @@ void register_run(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
   sub->add_option("--buffering", args->buffering, "L1 buffering: auto (the platform's DORY db), single, double")
       ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
+  sub->add_option("--io-layout", args->io_layout,
+                  "graph I/O layout: hwc (inputs arrive HWC, as DORY's application takes them) or nchw (ONNX's "
+                  "order, converted by tiled cluster transposes as Deeploy does; docs/schedule.md)")
+      ->check(CLI::IsMember({"hwc", "nchw"}))->capture_default_str();
   sub->add_option("--inputs", args->inputs, "input data (formats of `verify`); default: seeded random");
   sub->add_option("--expected", args->expected, "golden outputs to compare the simulated tensors with");
   sub->add_option("--layout", args->layout, "element order of DORY per-layer golden files")

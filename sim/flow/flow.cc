@@ -7,6 +7,7 @@
 
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
+#include "compiler/passes/io_layout.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
@@ -30,6 +31,7 @@ FlowOutcome run_flow(const FlowRequest& req) {
   } catch (const std::invalid_argument& e) {
     throw EngineListError(e.what());
   }
+  apply_io_layout(o.graph, req.io_layout, &o.engines);
   if (req.sim.data) o.inputs = req.inputs ? req.inputs(o.graph) : random_inputs(o.graph, 1);
   try {
     o.tilings = tile_graph(o.graph, o.spec, req.policy);

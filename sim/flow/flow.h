@@ -41,6 +41,7 @@ struct FlowRequest {
   std::vector<std::string> overrides;     // `--set key=value` platform overrides
   std::string policy = "dory";            // tiling policy (compiler/tiler/policy.h)
   std::vector<std::string> engines;       // engine preference; empty: the platform's
+  std::string io_layout = "hwc";          // graph I/O layout (compiler/passes/io_layout.h)
   ScheduleOptions schedule;               // buffering, network loop
   SimOptions sim;                         // data (move bytes, needed to verify), trace
   // With sim.data: the graph inputs, asked for once the graph is imported and its engines are

@@ -78,6 +78,7 @@ Case read_case(const std::string& path) {
     else if (key == "engines") c.engines = list();
     else if (key == "buffering") c.buffering = one();
     else if (key == "network_loop") c.network_loop = one();
+    else if (key == "io_layout") c.io_layout = one();
     else if (key == "measured_on") c.measured_on = one();
     else if (key == "metric") c.metric = one();
     else if (key == "source") c.source = one_line();
@@ -91,7 +92,7 @@ Case read_case(const std::string& path) {
       fail(path, line, key + " must be a mapping (published: {total: N, layers: {LAYER: N, ...}})");
     else
       fail(path, line, fmt::format("unknown key '{}' (known: name, what, network, platform, set, policy, engines, "
-                                   "buffering, network_loop, measured_on, metric, published.total, "
+                                   "buffering, network_loop, io_layout, measured_on, metric, published.total, "
                                    "published.layers, tolerance, layer_tolerance, source, notes)", key));
   }
   for (const char* k : {"name", "what", "network", "platform", "measured_on", "metric", "published.total", "tolerance",
@@ -113,6 +114,7 @@ Case read_case(const std::string& path) {
       bad("policy", e.what());
     }
   }
+  if (c.io_layout != "hwc" && c.io_layout != "nchw") bad("io_layout", "'" + c.io_layout + "' (known: hwc, nchw)");
   if (c.tolerance <= 0 || c.tolerance >= 1) bad("tolerance", "must be a fraction in (0, 1)");
   if (line_of.count("layer_tolerance") && c.layer_tolerance <= 0) bad("layer_tolerance", "must be a positive fraction");
   return c;

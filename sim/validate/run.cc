@@ -40,6 +40,7 @@ Outcome run_case(const Case& c, const Paths& p) {
     req.engines = c.engines;
     req.schedule.buffering = c.buffering;
     req.schedule.network_loop = c.network_loop;
+    req.io_layout = c.io_layout;
     req.sim.data = false;   // cases are about cycles; timing-only runs give the same cycles
     const RunResult r = run_flow(req).sim.result;
     o.wall_cycles = r.total_cycles;

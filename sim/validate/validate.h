@@ -27,6 +27,7 @@ class ValidationError : public std::runtime_error {
 struct Case {
   std::string file;
   std::string name, what, network, platform, policy = "dory", buffering = "auto", network_loop = "auto";
+  std::string io_layout = "hwc";   // graph I/O layout (compiler/passes/io_layout.h)
   std::vector<std::string> overrides, engines;
   std::string measured_on, metric, source, notes;
   double published = 0;

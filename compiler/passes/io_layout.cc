@@ -1,0 +1,84 @@
+// The graph I/O layout pass (io_layout.h).
+#include "compiler/passes/io_layout.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace edgesim {
+namespace {
+
+bool cluster_depthwise(const Graph& g, const Node& n) {
+  if (n.kind() != OpKind::Conv || n.engine != "cluster") return false;
+  return n.as<ConvParams>().depthwise(g.tensor(n.inputs.at(0)).shape.at(1), g.tensor(n.outputs.at(0)).shape.at(1));
+}
+
+bool is_activation4d(const Graph& g, int t) { return !g.tensor(t).is_const() && g.tensor(t).shape.size() == 4; }
+
+Node relayout_node(const std::string& name, const std::string& kind, int in, int out) {
+  TransposeParams p;
+  p.perm = {0, 1, 2, 3};
+  p.relayout = kind;
+  Node n{name, p, {in}, {out}, {"Transpose"}};
+  n.engine = "cluster";
+  return n;
+}
+
+}  // namespace
+
+std::vector<std::string> io_layout_names() { return {"hwc", "nchw"}; }
+
+bool is_relayout(const Node& n) { return n.kind() == OpKind::Transpose && !n.as<TransposeParams>().relayout.empty(); }
+
+int apply_io_layout(Graph& g, const std::string& io_layout, EngineAssignment* ea) {
+  if (io_layout == "hwc") return 0;
+  if (io_layout != "nchw") throw std::invalid_argument("unknown graph I/O layout '" + io_layout + "' (known: hwc, nchw)");
+  if (ea && ea->why_not.size() != g.nodes.size()) ea = nullptr;   // nothing to keep aligned
+  int inserted = 0;
+  std::vector<Node> head, tail;
+  for (int t : g.inputs) {
+    if (!is_activation4d(g, t)) continue;
+    bool consumed = false, all_dw = true;
+    for (const Node& n : g.nodes)
+      if (std::find(n.inputs.begin(), n.inputs.end(), t) != n.inputs.end()) {
+        consumed = true;
+        all_dw = all_dw && cluster_depthwise(g, n);
+      }
+    if (!consumed || all_dw) continue;
+    TensorDesc d = g.tensor(t);
+    d.name += "_hwc";
+    d.dtype_inferred = false;
+    const int t2 = g.add_tensor(d);
+    for (Node& n : g.nodes)
+      for (int& i : n.inputs)
+        if (i == t) i = t2;
+    head.push_back(relayout_node(g.tensor(t).name + "_to_hwc", "nchw_to_hwc", t, t2));
+  }
+  for (int t : g.outputs) {
+    if (!is_activation4d(g, t) || std::find(g.inputs.begin(), g.inputs.end(), t) != g.inputs.end()) continue;
+    auto producer = std::find_if(g.nodes.begin(), g.nodes.end(), [&](const Node& n) {
+      return std::find(n.outputs.begin(), n.outputs.end(), t) != n.outputs.end();
+    });
+    if (producer == g.nodes.end()) continue;
+    TensorDesc d = g.tensor(t);
+    d.name += "_hwc";
+    const int t2 = g.add_tensor(d);
+    for (int& o : producer->outputs)
+      if (o == t) o = t2;
+    for (Node& n : g.nodes)   // other readers of the output inside the graph read the HWC copy
+      for (int& i : n.inputs)
+        if (i == t) i = t2;
+    tail.push_back(relayout_node(g.tensor(t).name + "_to_nchw", "hwc_to_nchw", t2, t));
+  }
+  inserted = static_cast<int>(head.size() + tail.size());
+  if (inserted == 0) return 0;
+  g.nodes.insert(g.nodes.begin(), head.begin(), head.end());
+  g.nodes.insert(g.nodes.end(), tail.begin(), tail.end());
+  if (ea) {
+    ea->why_not.insert(ea->why_not.begin(), head.size(), "");
+    ea->why_not.insert(ea->why_not.end(), tail.size(), "");
+  }
+  g.validate();
+  return inserted;
+}
+
+}  // namespace edgesim

@@ -1,0 +1,118 @@
+// The graph I/O layout pass (compiler/passes/io_layout.h) and its schedule: conversions inserted
+// only where Deeploy has them, the NCHW side stored row-major, the conversion tiled in row bands
+// through L1 with the tile cost worked by hand, and the run bit-exact.
+#include <catch2/catch.hpp>
+
+#include "compiler/golden/golden.h"
+#include "compiler/passes/assign_engine.h"
+#include "compiler/passes/io_layout.h"
+#include "compiler/schedule/build.h"
+#include "compiler/tiler/policy.h"
+#include "kernels/dma/cost.h"
+#include "kernels/interpreter/interpreter.h"
+#include "platforms/loader/loader.h"
+#include "sim/exec/executor.h"
+#include "sim/exec/verify.h"
+#include "support/paths.h"
+
+using namespace edgesim;
+
+namespace {
+
+// x u8 [1, C, H, W] -> conv (1×1 dense, or 3×3 depthwise pad 1) -> y u8, integer requant.
+Graph one_conv(int64_t c, int64_t h, int64_t w, bool depthwise) {
+  Graph g;
+  g.name = "one_conv";
+  const int x = g.add_tensor({"x", DType::U8, {1, c, h, w}, std::nullopt, false});
+  const Shape ws = depthwise ? Shape{c, 1, 3, 3} : Shape{c, c, 1, 1};
+  std::vector<int64_t> wv(static_cast<size_t>(shape_numel(ws)));
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>((i * 29) % 200) - 100;
+  const int wt = g.add_tensor({"w", DType::I8, ws, Tensor::from_ints(DType::I8, ws, wv), false});
+  const int y = g.add_tensor({"y", DType::U8, {1, c, h, w}, std::nullopt, false});
+  ConvParams p;
+  if (depthwise) {
+    p.groups = c;
+    p.kh = p.kw = 3;
+    p.pad_t = p.pad_b = p.pad_l = p.pad_r = 1;
+  }
+  p.rq.kind = Requant::Kind::Integer;
+  p.rq.axis = 1;
+  p.rq.k.assign(static_cast<size_t>(c), 3);
+  p.rq.lambda.assign(static_cast<size_t>(c), 0);
+  p.rq.shift = 7;
+  p.rq.lo = 0, p.rq.hi = 255;
+  g.inputs = {x}, g.outputs = {y};
+  g.nodes.push_back(Node{"Conv_0", p, {x, wt}, {y}, {"Conv"}});
+  g.validate();
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("io layout: nchw wraps a conv in two conversions, hwc changes nothing", "[passes][io_layout]") {
+  const PlatformSpec spec = load_platform(test::source_dir() + "/platforms/gap9.yaml");
+  Graph g = one_conv(16, 8, 8, false);
+  EngineAssignment ea = assign_engines(g, spec, {"cluster"});
+  CHECK(apply_io_layout(g, "hwc", &ea) == 0);
+  CHECK(g.nodes.size() == 1);
+  REQUIRE(apply_io_layout(g, "nchw", &ea) == 2);
+  REQUIRE(g.nodes.size() == 3);
+  CHECK(ea.why_not.size() == 3);
+  CHECK(g.nodes[0].name == "x_to_hwc");
+  CHECK(g.nodes[0].as<TransposeParams>().relayout == "nchw_to_hwc");
+  CHECK(g.nodes[2].name == "y_to_nchw");
+  CHECK(g.nodes[2].as<TransposeParams>().relayout == "hwc_to_nchw");
+  CHECK(g.nodes[0].inputs[0] == g.inputs[0]);    // graph input and output keep their tensors
+  CHECK(g.nodes[2].outputs[0] == g.outputs[0]);
+  CHECK(g.nodes[1].inputs[0] == g.nodes[0].outputs[0]);
+  CHECK(g.nodes[1].outputs[0] == g.nodes[2].inputs[0]);
+  CHECK(is_relayout(g.nodes[0]));
+  CHECK(!is_relayout(g.nodes[1]));
+  CHECK_THROWS_AS(apply_io_layout(g, "nhwc"), std::invalid_argument);
+
+  // A graph input read only by a cluster depthwise conv is not converted (PULP-NN reads CHW).
+  Graph d = one_conv(16, 8, 8, true);
+  assign_engines(d, spec, {"cluster"});
+  CHECK(apply_io_layout(d, "nchw") == 1);
+  CHECK(d.nodes.back().as<TransposeParams>().relayout == "hwc_to_nchw");
+}
+
+TEST_CASE("io layout: the conversion is tiled in row bands through L1, timed by hand, bit-exact",
+          "[passes][io_layout][sim]") {
+  // 16 × 8 × 8 u8 = 1,024 elements; a row band is 16 · 8 = 128 B. L1 budget 1,100 B, single
+  // buffering: ⌊1100 / (2 · 128)⌋ = 4 rows per tile, so 2 tiles of 512 elements.
+  const PlatformSpec spec =
+      load_platform(test::source_dir() + "/platforms/gap9.yaml", {"budgets.deeploy.l1=1100"});
+  Graph g = one_conv(16, 8, 8, false);
+  EngineAssignment ea = assign_engines(g, spec, {"cluster"});
+  apply_io_layout(g, "nchw", &ea);
+  ScheduleOptions so;
+  so.buffering = "single";
+  const Schedule s = build_schedule(g, spec, tile_graph(g, spec, "deeploy"), so);
+  // The NCHW sides are row-major, the converted tensors HWC.
+  CHECK(s.placement_of(g.inputs[0])->strides == Shape{1024, 64, 8, 1});
+  CHECK(s.placement_of(g.nodes[0].outputs[0])->strides == Shape{1024, 1, 128, 16});
+  CHECK(s.placement_of(g.outputs[0])->strides == Shape{1024, 64, 8, 1});
+  int computes = 0;
+  for (const Command& c : s.steps[0].commands) computes += c.kind == Command::Kind::Compute;
+  CHECK(computes == 2);
+
+  const std::vector<Tensor> in = random_inputs(g, 5);
+  SimOptions o;
+  o.trace = true;
+  const SimOutcome out = simulate(g, s, spec, in, o);
+  InterpreterOptions io;
+  io.keep_all = true;
+  CHECK(verify_against_interpreter(g, *out.values, interpret(g, in, io)).ok);
+  // One tile's kernel: Deeploy forks per tile and the kernel waited for its load:
+  // wake + t_fork + ⌈512 / 8 workers⌉ · c_transpose + t_bar.
+  const ClusterCostSpec& c = spec.cluster.cost;
+  const int64_t expect = dma_timing(spec).wake_cycles + c.t_fork + 64 * c.c_transpose + c.t_bar;
+  int seen = 0;
+  for (const TraceSlice& t : out.result.trace)
+    if (t.step == 0 && t.name.rfind("compute tile", 0) == 0) {
+      CHECK(t.dur == expect);
+      ++seen;
+    }
+  CHECK(seen == 2);
+}
