@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "compiler/schedule/build_internal.h"
+#include "compiler/tiler/ne16_reshape.h"
 
 namespace edgesim::sched {
 
@@ -284,6 +285,12 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         comp.npu_weights = wpl->npu_weights;
         comp.npu_row0 = ti.tp.in_boxes[1].start[0];
         comp.npu_skip = ti.npu_skip;
+        // Deeploy re-shapes the spatial extent of NE16 pointwise convs (ne16_reshape.h).
+        if (t.policy == "deeploy" && ctx.spec->npu.impl == "ne16" && wpl->npu_weights->op == NpuOp::Conv1x1 &&
+            ti.out.ext.size() == 4) {
+          const auto [r, c] = deeploy_ne16_pointwise_reshape(ti.out.ext[2] * ti.out.ext[3]);
+          if (r != ti.out.ext[2] || c != ti.out.ext[3]) comp.npu_ho = r, comp.npu_wo = c;
+        }
       }
       comp.params = ti.tp.params;
       comp.note = "compute tile " + ts;

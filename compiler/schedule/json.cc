@@ -136,6 +136,7 @@ json command_to(const Command& c) {
       j["npu_weights"] = npu_weights_to(*c.npu_weights);
       j["npu_row0"] = c.npu_row0;
       j["npu_skip"] = c.npu_skip;
+      if (c.npu_ho > 0) j["npu_hw"] = {c.npu_ho, c.npu_wo};
     }
   }
   return j;
@@ -166,6 +167,11 @@ Command command_from(const In& in) {
       c.npu_weights = npu_weights_from(in.sub("npu_weights"));
       c.npu_row0 = in.get<int64_t>("npu_row0");
       c.npu_skip = in.get<int64_t>("npu_skip");
+      if (in.j.contains("npu_hw")) {
+        const auto hw = in.get<std::vector<int64_t>>("npu_hw");
+        if (hw.size() != 2 || hw[0] <= 0 || hw[1] <= 0) in.fail("npu_hw", "expected [rows, cols], both positive");
+        c.npu_ho = hw[0], c.npu_wo = hw[1];
+      }
     }
   } else {
     in.fail("kind", "unknown command kind '" + kind + "' (dma, compute)");

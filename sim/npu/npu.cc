@@ -34,6 +34,11 @@ NpuJob Npu::job_of(const Command& c) const {
   j.ko = y[1];
   j.ho = y[2];
   j.wo = y[3];
+  if (c.npu_ho > 0) {   // the deployment reshaped the job's spatial extent (Command::npu_ho)
+    if (c.npu_ho * c.npu_wo != y[2] * y[3])
+      throw std::runtime_error("NPU command: npu_hw does not hold the output's H·W");
+    j.ho = c.npu_ho, j.wo = c.npu_wo;
+  }
   j.stride = p.sh;
   j.w_bits = c.npu_weights->w_bits;
   j.out_bits = static_cast<int64_t>(dtype_size(c.outputs[0].dtype)) * 8;
