@@ -14,6 +14,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/ir/graph.h"
 #include "platforms/loader/loader.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/soc/soc.h"
 
@@ -67,9 +68,8 @@ void register_describe(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("describe",
                                  "Print a resolved platform spec or an imported network graph");
   sub->add_option("target", opts->target, "network (.onnx) or platform (.yaml) to describe");
-  sub->add_option("--platform,-p", opts->platform, "platform YAML file");
-  sub->add_option("--set", opts->overrides, "override a platform key: --set key=value (repeatable)")
-      ->allow_extra_args(false);
+  add_platform_option(sub, opts->platform);
+  add_set_option(sub, opts->overrides);
   action = [opts] { return run_describe(*opts); };
 }
 

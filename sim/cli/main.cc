@@ -1,12 +1,16 @@
 // edgesim: compile, simulate, verify and tune int8 networks on extreme-edge AI platforms.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "compiler/tune/tuned_policy.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/tune/sim_evaluator.h"
 
@@ -44,10 +48,18 @@ int main(int argc, char** argv) {
     reg(app, a);
     actions.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(a));
   }
+  // Parse errors follow edgesim's own contract (docs/cli.md): one "edgesim: error:" line, exit 2.
+  const std::vector<std::string> args(argv + 1, argv + argc);
   try {
+    check_command_line(app, args);
     app.parse(argc, argv);
+  } catch (const CliError& e) {
+    std::cerr << "edgesim: error: " << e.what() << "\n";
+    return 2;
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);   // --help, --version
+    std::cerr << "edgesim: error: " << parse_error_line(app, e, args.empty() ? "" : args[0]) << "\n";
+    return 2;
   }
   Action chosen;
   for (const auto& [sub, action] : actions)
