@@ -201,7 +201,9 @@ CLI::Validator one_of(std::vector<std::string> names, std::string noun) {
 }
 
 CLI::Option* add_platform_option(CLI::App* sub, std::string& platform) {
-  return sub->add_option("-p,--platform", platform, "platform YAML file (default: platforms/siracusa.yaml)");
+  return sub->add_option("-p,--platform", platform,
+                         "platform YAML file or bundled platform name, e.g. gap8 (default: siracusa; "
+                         "edgesim describe --list)");
 }
 
 CLI::Option* add_set_option(CLI::App* sub, std::vector<std::string>& overrides, const std::string& help) {

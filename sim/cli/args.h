@@ -31,7 +31,7 @@ CLI::Validator one_of(std::vector<std::string> names, std::string noun = "");
 // Options several subcommands share, registered alike everywhere. Vector options take one value
 // per occurrence (`--set a=1 --set b=2`), so they never swallow the network that follows them;
 // --engines also splits at commas.
-CLI::Option* add_platform_option(CLI::App* sub, std::string& platform);   // -p, --platform FILE
+CLI::Option* add_platform_option(CLI::App* sub, std::string& platform);   // -p, --platform FILE|NAME
 CLI::Option* add_set_option(CLI::App* sub, std::vector<std::string>& overrides,
                             const std::string& help = "override a platform key: --set key=value (repeatable)");
 CLI::Option* add_policy_option(CLI::App* sub, std::string& policy);       // --policy, checked against the policies

@@ -154,7 +154,7 @@ int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
 
 int run_compile(const CompileArgs& a) {
   check_policy(a.policy);
-  const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
+  const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   Graph g = import_onnx(a.model);
   const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);

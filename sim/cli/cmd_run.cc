@@ -53,7 +53,7 @@ int run_run(const RunArgs& a) {
 
   FlowRequest req;
   req.model = a.model;
-  req.platform = a.platform.empty() ? default_platform_path() : a.platform;
+  req.platform = resolve_platform(a.platform);
   req.overrides = a.overrides;
   req.policy = a.policy;
   req.engines = a.engines;

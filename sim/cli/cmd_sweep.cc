@@ -45,7 +45,7 @@ SweepSpec build_spec(const SweepArgs& a) {
     s.networks = p.networks;
     s.axes = p.axes;
   }
-  if (!a.platform.empty()) s.platform = a.platform;
+  if (!a.platform.empty()) s.platform = resolve_platform(a.platform);
   if (s.platform.empty()) s.platform = default_platform_path();
   if (a.policy_opt->count() > 0 || a.preset.empty()) s.policy = a.policy;
   if (!a.networks.empty()) s.networks = a.networks;
@@ -98,7 +98,8 @@ void register_sweep(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("sweep", "Compile and simulate networks over a grid of platform keys (CSV, JSON, HTML)");
   auto args = std::make_shared<SweepArgs>();
   sub->add_option("networks", args->networks, "ONNX networks (default: the preset's)");
-  add_platform_option(sub, args->platform)->description("platform YAML (default: the preset's, else siracusa)");
+  add_platform_option(sub, args->platform)->description("platform YAML file or bundled platform name (default: the "
+                                                        "preset's, else siracusa)");
   args->policy_opt = add_policy_option(sub, args->policy);
   add_set_option(sub, args->sets, "KEY=V1,V2,...: values of a platform key to sweep (repeatable; one value = fixed)");
   sub->add_option("--preset", args->preset, "grid preset (configs/*.yaml); command-line options override it");

@@ -56,7 +56,7 @@ int64_t network_cycles(const Graph& g, const PlatformSpec& spec, const std::stri
 }
 
 int run_tune(const TuneArgs& a) {
-  const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
+  const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   const Graph g = import_onnx(a.model);
   TuneSettings& ts = tune_settings();

@@ -1,8 +1,6 @@
 // edgesim: compile, simulate, verify and tune int8 networks on extreme-edge AI platforms.
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -17,19 +15,6 @@
 // libsystemc.so defines main() and calls sc_main; this executable has its own main, and the
 // stub keeps the link happy once sim/ links SystemC.
 extern "C" int sc_main(int, char**) { return 0; }
-
-namespace edgesim::cli {
-
-std::string default_platform_path() {
-  if (const char* e = std::getenv("EDGESIM_PLATFORM")) return e;
-  // Installed next to the sources: <repo>/platforms/siracusa.yaml relative to the binary's
-  // build tree is not stable, so look in the working directory first, then the source tree.
-  for (const char* p : {"platforms/siracusa.yaml", EDGESIM_SOURCE_DIR "/platforms/siracusa.yaml"})
-    if (std::filesystem::exists(p)) return p;
-  return "platforms/siracusa.yaml";
-}
-
-}  // namespace edgesim::cli
 
 int main(int argc, char** argv) {
   using namespace edgesim::cli;
