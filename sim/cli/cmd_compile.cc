@@ -27,6 +27,7 @@
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 
 namespace edgesim::cli {
@@ -152,12 +153,8 @@ int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
 
 
 int run_compile(const CompileArgs& a) {
-  try {
-    make_policy(a.policy);
-  } catch (const std::invalid_argument& e) {
-    throw CliError(std::string("--policy: ") + e.what());
-  }
-  const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
+  check_policy(a.policy);
+  const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   Graph g = import_onnx(a.model);
   const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
@@ -197,18 +194,16 @@ void register_compile(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("compile", "Tile a network for a platform and build its schedule");
   auto args = std::make_shared<CompileArgs>();
   sub->add_option("model", args->model, "ONNX network")->required();
-  sub->add_option("--platform,-p", args->platform, "platform YAML file (default: siracusa)");
-  sub->add_option("--policy", args->policy, "tiling policy: dory, dory-2021, deeploy")->capture_default_str();
-  sub->add_option("--set", args->overrides, "override a platform key: --set key=value (repeatable)")
-      ->allow_extra_args(false);
-  sub->add_option("--engines", args->engines, "engines in preference order, e.g. npu,cluster (default: the platform's)")
-      ->delimiter(',');
+  add_platform_option(sub, args->platform);
+  add_policy_option(sub, args->policy);
+  add_set_option(sub, args->overrides);
+  add_engines_option(sub, args->engines);
   sub->add_option("--network-loop", args->network_loop,
                   "how L3-homed weights reach L2: auto, dory (blocking read before the layer), dory-2020 (next "
                   "layer's weights read during the current one), deeploy (docs/schedule.md 4.6)")
-      ->check(CLI::IsMember({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
+      ->check(one_of({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
   sub->add_option("--buffering", args->buffering, "auto (platform default), single or double")
-      ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
+      ->check(one_of({"auto", "single", "double"}))->capture_default_str();
   sub->add_flag("--check", args->check, "run the schedule functionally and compare with the interpreter");
   sub->add_option("--seed", args->seed, "seed of the random inputs of --check")->capture_default_str();
   sub->add_option("-o,--output", args->output, "write the schedule JSON to FILE");

@@ -1,9 +1,10 @@
 // `edgesim describe`: print what edgesim understood of its inputs.
-//   edgesim describe [--platform FILE] [--set key=value ...]   resolved platform spec, usable
-//                                                              budgets, selected implementations
-//   edgesim describe FILE.yaml [--set ...]                      same, platform given positionally
-//   edgesim describe NET.onnx [--platform FILE]                 imported integer graph (and the
-//                                                              platform too if --platform is given)
+//   edgesim describe [--platform FILE|NAME] [--set key=value ...]   resolved platform spec, usable
+//                                                                   budgets, selected implementations
+//   edgesim describe FILE.yaml|NAME [--set ...]                      same, platform given positionally
+//   edgesim describe NET.onnx [--platform FILE|NAME]                 imported integer graph (and the
+//                                                                   platform too if --platform is given)
+//   edgesim describe --list                                          the bundled platforms
 // With neither a network nor --platform, the default platform (default_platform_path) is shown.
 // Errors (bad YAML, bad override, bad ONNX) propagate as one-line exceptions to main.
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/ir/graph.h"
 #include "platforms/loader/loader.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/soc/soc.h"
 
@@ -21,9 +23,10 @@ namespace edgesim::cli {
 namespace {
 
 struct DescribeOptions {
-  std::string target;                  // positional: .onnx network or .yaml platform
+  std::string target;                  // positional: .onnx network, .yaml platform or platform name
   std::string platform;
   std::vector<std::string> overrides;
+  bool list = false;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -31,15 +34,19 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 int run_describe(const DescribeOptions& o) {
-  std::string platform = o.platform;
+  if (o.list) {
+    std::cout << platform_list();
+    return 0;
+  }
+  std::string platform = o.platform.empty() ? "" : resolve_platform(o.platform);
   std::string network;
   if (!o.target.empty()) {
     if (ends_with(o.target, ".onnx")) {
       network = o.target;
-    } else if (ends_with(o.target, ".yaml") || ends_with(o.target, ".yml")) {
+    } else if (ends_with(o.target, ".yaml") || ends_with(o.target, ".yml") || is_platform_name(o.target)) {
       if (!platform.empty())
         throw CliError("describe: give the platform either positionally or with --platform, not both");
-      platform = o.target;
+      platform = resolve_platform(o.target, "describe");
     } else {
       throw CliError("describe: '" + o.target + "' is neither a .onnx network nor a .yaml platform");
     }
@@ -66,10 +73,13 @@ void register_describe(CLI::App& app, Action& action) {
   auto opts = std::make_shared<DescribeOptions>();
   auto* sub = app.add_subcommand("describe",
                                  "Print a resolved platform spec or an imported network graph");
-  sub->add_option("target", opts->target, "network (.onnx) or platform (.yaml) to describe");
-  sub->add_option("--platform,-p", opts->platform, "platform YAML file");
-  sub->add_option("--set", opts->overrides, "override a platform key: --set key=value (repeatable)")
-      ->allow_extra_args(false);
+  auto* target = sub->add_option("target", opts->target, "network (.onnx), platform (.yaml) or bundled platform name");
+  auto* platform = add_platform_option(sub, opts->platform);
+  auto* set = add_set_option(sub, opts->overrides);
+  sub->add_flag("--list", opts->list, "list the bundled platforms (name and description)")
+      ->excludes(target)
+      ->excludes(platform)
+      ->excludes(set);
   action = [opts] { return run_describe(*opts); };
 }
 

@@ -14,6 +14,7 @@
 #include "compiler/golden/golden.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/exec/verify.h"
 #include "sim/flow/flow.h"
@@ -44,11 +45,7 @@ std::vector<Tensor> choose_inputs(Graph& g, const RunArgs& a, std::string& label
 }
 
 int run_run(const RunArgs& a) {
-  try {
-    make_policy(a.policy);
-  } catch (const std::invalid_argument& e) {
-    throw CliError(std::string("--policy: ") + e.what());
-  }
+  check_policy(a.policy);
   std::error_code ec;
   if (!a.inputs.empty() && !fs::exists(a.inputs, ec)) throw CliError("--inputs " + a.inputs + ": no such file or directory");
   if (!a.expected.empty() && !fs::exists(a.expected, ec))
@@ -57,7 +54,7 @@ int run_run(const RunArgs& a) {
 
   FlowRequest req;
   req.model = a.model;
-  req.platform = a.platform.empty() ? default_platform_path() : a.platform;
+  req.platform = resolve_platform(a.platform);
   req.overrides = a.overrides;
   req.policy = a.policy;
   req.engines = a.engines;
@@ -120,29 +117,24 @@ void register_run(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("run", "Compile a network, simulate it on a platform, verify it, report cycles");
   auto args = std::make_shared<RunArgs>();
   sub->add_option("model", args->model, "ONNX network")->required();
-  sub->add_option("-p,--platform", args->platform, "platform YAML (default: platforms/siracusa.yaml)");
-  sub->add_option("--policy", args->policy, "tiling policy: " + [] {
-    std::string s;
-    for (const auto& n : policy_names()) s += (s.empty() ? "" : ", ") + n;
-    return s;
-  }())->capture_default_str();
-  sub->add_option("--set", args->overrides, "override a platform key, e.g. --set l1.size=128KiB (repeatable)");
-  sub->add_option("--engines", args->engines, "engines in preference order, e.g. npu,cluster (default: the platform's)")
-      ->delimiter(',');
+  add_platform_option(sub, args->platform);
+  add_policy_option(sub, args->policy);
+  add_set_option(sub, args->overrides, "override a platform key, e.g. --set l1.size=128KiB (repeatable)");
+  add_engines_option(sub, args->engines);
   sub->add_option("--network-loop", args->network_loop,
                   "how L3-homed weights reach L2: auto, dory (blocking read before the layer), dory-2020 (next "
                   "layer's weights read during the current one), deeploy (docs/schedule.md 4.6)")
-      ->check(CLI::IsMember({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
+      ->check(one_of({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
   sub->add_option("--buffering", args->buffering, "L1 buffering: auto (the platform's DORY db), single, double")
-      ->check(CLI::IsMember({"auto", "single", "double"}))->capture_default_str();
+      ->check(one_of({"auto", "single", "double"}))->capture_default_str();
   sub->add_option("--io-layout", args->io_layout,
                   "graph I/O layout: hwc (inputs arrive HWC, as DORY's application takes them) or nchw (ONNX's "
                   "order, converted by tiled cluster transposes as Deeploy does; docs/schedule.md)")
-      ->check(CLI::IsMember({"hwc", "nchw"}))->capture_default_str();
+      ->check(one_of({"hwc", "nchw"}))->capture_default_str();
   sub->add_option("--inputs", args->inputs, "input data (formats of `verify`); default: seeded random");
   sub->add_option("--expected", args->expected, "golden outputs to compare the simulated tensors with");
   sub->add_option("--layout", args->layout, "element order of DORY per-layer golden files")
-      ->check(CLI::IsMember({"hwc", "chw"}))->capture_default_str();
+      ->check(one_of({"hwc", "chw"}))->capture_default_str();
   sub->add_option("--seed", args->seed, "seed of the random inputs")->capture_default_str();
   sub->add_flag("--timing-only", args->timing_only, "simulate timing without moving data (no verification)");
   sub->add_option("--json", args->json, "write the per-layer report as JSON");

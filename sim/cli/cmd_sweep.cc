@@ -16,6 +16,7 @@
 
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/sweep/dispatch.h"
 #include "sim/sweep/mpi_sweep.h"
@@ -44,17 +45,13 @@ SweepSpec build_spec(const SweepArgs& a) {
     s.networks = p.networks;
     s.axes = p.axes;
   }
-  if (!a.platform.empty()) s.platform = a.platform;
+  if (!a.platform.empty()) s.platform = resolve_platform(a.platform);
   if (s.platform.empty()) s.platform = default_platform_path();
   if (a.policy_opt->count() > 0 || a.preset.empty()) s.policy = a.policy;
   if (!a.networks.empty()) s.networks = a.networks;
   for (const std::string& opt : a.sets) merge_axis(s.axes, parse_axis(opt));
 
-  try {
-    make_policy(s.policy);
-  } catch (const std::invalid_argument& e) {
-    throw CliError(std::string("--policy: ") + e.what());
-  }
+  check_policy(s.policy);   // the preset's policy, too
   if (s.networks.empty()) throw CliError("sweep: no network given (NET.onnx ... or networks: in the preset)");
   const std::vector<std::string> known = known_platform_keys();
   for (const Axis& ax : s.axes)
@@ -101,14 +98,10 @@ void register_sweep(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("sweep", "Compile and simulate networks over a grid of platform keys (CSV, JSON, HTML)");
   auto args = std::make_shared<SweepArgs>();
   sub->add_option("networks", args->networks, "ONNX networks (default: the preset's)");
-  sub->add_option("-p,--platform", args->platform, "platform YAML (default: the preset's, else platforms/siracusa.yaml)");
-  args->policy_opt = sub->add_option("--policy", args->policy, "tiling policy: " + [] {
-    std::string s;
-    for (const auto& n : policy_names()) s += (s.empty() ? "" : ", ") + n;
-    return s;
-  }())->capture_default_str();
-  sub->add_option("--set", args->sets, "KEY=V1,V2,...: values of a platform key to sweep (repeatable; one value = fixed)")
-      ->allow_extra_args(false);
+  add_platform_option(sub, args->platform)->description("platform YAML file or bundled platform name (default: the "
+                                                        "preset's, else siracusa)");
+  args->policy_opt = add_policy_option(sub, args->policy);
+  add_set_option(sub, args->sets, "KEY=V1,V2,...: values of a platform key to sweep (repeatable; one value = fixed)");
   sub->add_option("--preset", args->preset, "grid preset (configs/*.yaml); command-line options override it");
   sub->add_option("-o,--output", args->csv, "results as CSV (resumed from if it exists)");
   sub->add_option("--json", args->json, "results as JSON with per-layer cycles");

@@ -17,6 +17,7 @@
 #include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/loader.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/layer_label.h"
@@ -55,7 +56,7 @@ int64_t network_cycles(const Graph& g, const PlatformSpec& spec, const std::stri
 }
 
 int run_tune(const TuneArgs& a) {
-  const std::string platform = a.platform.empty() ? default_platform_path() : a.platform;
+  const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   const Graph g = import_onnx(a.model);
   TuneSettings& ts = tune_settings();
@@ -133,8 +134,8 @@ void register_tune(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("tune", "Autotune the tiling of a network with simulated cycles");
   auto args = std::make_shared<TuneArgs>();
   sub->add_option("model", args->model, "ONNX network")->required();
-  sub->add_option("-p,--platform", args->platform, "platform YAML (default: platforms/siracusa.yaml)");
-  sub->add_option("--set", args->overrides, "override a platform key (repeatable)");
+  add_platform_option(sub, args->platform);
+  add_set_option(sub, args->overrides);
   sub->add_option("-j,--jobs", args->jobs, "worker processes simulating candidates")
       ->check(CLI::Range(1, 256))->capture_default_str();
   sub->add_option("--top-k", args->top_k, "candidates simulated per layer besides DORY's and Deeploy's")

@@ -89,7 +89,9 @@ int run_validate(const ValidateArgs& a) {
 void register_validate(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("validate", "Compare edgesim's cycles with published measurements (docs/validation.md)");
   auto args = std::make_shared<ValidateArgs>();
-  sub->add_option("--case", args->cases, "run only these cases (repeatable or comma-separated)")->delimiter(',');
+  sub->add_option("--case", args->cases, "run only these cases (repeatable or comma-separated)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   sub->add_option("--cases", args->dir, "folder of case files (default: configs/validation)");
   sub->add_option("--shared", args->shared,
                   "folder of the shared reference networks (default: $EDGESIM_SHARED_NETWORKS or ../shared/networks)");

@@ -5,6 +5,7 @@
 // "edgesim: error: <message>"). Behaviour and file conventions: docs/verify.md.
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "kernels/interpreter/interpreter.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 
 namespace edgesim::cli {
@@ -146,11 +148,11 @@ void register_verify(CLI::App& app, Action& action) {
   sub->add_option("--inputs", args->inputs, "input data: input.txt, inputs.npz, .pb or a directory");
   sub->add_option("--expected", args->expected, "golden data: DORY dir, outputs.npz, .pb, node-test dir");
   sub->add_option("--layout", args->layout, "element order of DORY per-layer files")
-      ->check(CLI::IsMember({"hwc", "chw"}))->capture_default_str();
+      ->check(one_of({"hwc", "chw"}))->capture_default_str();
   sub->add_option("--arith", args->arith, "requant arithmetic: exact divisor or DORY's shift")
-      ->check(CLI::IsMember({"exact", "dory"}))->capture_default_str();
+      ->check(one_of({"exact", "dory"}))->capture_default_str();
   sub->add_option("--tolerance", args->tolerance, "count |diff| <= N as a match (reported)")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()))->capture_default_str();
   sub->add_option("--seed", args->seed, "seed of the random inputs used without --inputs")
       ->capture_default_str();
   sub->add_flag("--const-inputs", args->const_inputs,

@@ -8,6 +8,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -35,8 +36,25 @@ void register_sweep(CLI::App& app, Action& action);
 void register_tune(CLI::App& app, Action& action);
 void register_validate(CLI::App& app, Action& action);
 
-// Default platform used when a command needs one and none is given.
+// Platforms by name (platforms.cc). The bundled platforms are the platforms/*.yaml of the
+// working directory, then those of the source tree (a name found in both: the working
+// directory's).
+struct BundledPlatform {
+  std::string name, path;
+};
+std::vector<BundledPlatform> bundled_platforms();   // sorted by name
+// True for a value that can only be a platform name: no '/', no .yaml / .yml ending.
+bool is_platform_name(const std::string& value);
+// The platform file a --platform value means: an existing file as given; else a name (see
+// is_platform_name) looked up among the bundled platforms; else the value (a path: the loader
+// reports it missing). "" is the default platform. An unknown name throws a CliError naming
+// `what`, listing the bundled platforms and suggesting the closest.
+std::string resolve_platform(const std::string& value, const std::string& what = "--platform");
+// Default platform used when a command needs one and none is given: $EDGESIM_PLATFORM (a file or
+// a name), else the bundled siracusa.
 std::string default_platform_path();
+// One line per bundled platform: its name and the description: line of its YAML.
+std::string platform_list();
 
 // " (l1.size >= N B on gap8)" for an L1 tiling failure under dory, else "" (cli_shared.cc).
 std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy, const TilingError& e);

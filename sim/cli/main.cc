@@ -1,31 +1,20 @@
 // edgesim: compile, simulate, verify and tune int8 networks on extreme-edge AI platforms.
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <iostream>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "compiler/tune/tuned_policy.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/tune/sim_evaluator.h"
 
 // libsystemc.so defines main() and calls sc_main; this executable has its own main, and the
 // stub keeps the link happy once sim/ links SystemC.
 extern "C" int sc_main(int, char**) { return 0; }
-
-namespace edgesim::cli {
-
-std::string default_platform_path() {
-  if (const char* e = std::getenv("EDGESIM_PLATFORM")) return e;
-  // Installed next to the sources: <repo>/platforms/siracusa.yaml relative to the binary's
-  // build tree is not stable, so look in the working directory first, then the source tree.
-  for (const char* p : {"platforms/siracusa.yaml", EDGESIM_SOURCE_DIR "/platforms/siracusa.yaml"})
-    if (std::filesystem::exists(p)) return p;
-  return "platforms/siracusa.yaml";
-}
-
-}  // namespace edgesim::cli
 
 int main(int argc, char** argv) {
   using namespace edgesim::cli;
@@ -44,10 +33,18 @@ int main(int argc, char** argv) {
     reg(app, a);
     actions.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(a));
   }
+  // Parse errors follow edgesim's own contract (docs/cli.md): one "edgesim: error:" line, exit 2.
+  const std::vector<std::string> args(argv + 1, argv + argc);
   try {
+    check_command_line(app, args);
     app.parse(argc, argv);
+  } catch (const CliError& e) {
+    std::cerr << "edgesim: error: " << e.what() << "\n";
+    return 2;
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);   // --help, --version
+    std::cerr << "edgesim: error: " << parse_error_line(app, e, args.empty() ? "" : args[0]) << "\n";
+    return 2;
   }
   Action chosen;
   for (const auto& [sub, action] : actions)
