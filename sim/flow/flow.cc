@@ -42,7 +42,7 @@ FlowOutcome run_flow(const FlowRequest& req) {
   o.schedule = build_schedule(o.graph, o.spec, o.tilings, req.schedule);
   check_allocation(o.schedule);
   o.schedule.network = network_label(req.model);
-  o.sim = simulate(o.graph, o.schedule, o.spec, o.inputs, req.sim);
+  if (req.simulate) o.sim = simulate(o.graph, o.schedule, o.spec, o.inputs, req.sim);
   return o;
 }
 

@@ -44,6 +44,7 @@ struct FlowRequest {
   std::string io_layout = "hwc";          // graph I/O layout (compiler/passes/io_layout.h)
   ScheduleOptions schedule;               // buffering, network loop
   SimOptions sim;                         // data (move bytes, needed to verify), trace
+  bool simulate = true;                   // false: stop after the allocated, checked schedule
   // With sim.data: the graph inputs, asked for once the graph is imported and its engines are
   // assigned (before tiling); none given means seeded random inputs (seed 1).
   std::function<std::vector<Tensor>(Graph&)> inputs;
@@ -58,6 +59,7 @@ struct FlowOutcome {
   std::vector<LayerTiling> tilings;
   Schedule schedule;                      // allocated and checked; network = network_label(model)
   SimOutcome sim;                         // RunResult (verified = false) and, with data, the values
+                                          // (empty when !simulate)
 };
 
 // The label of a network in reports: the file stem, or the folder for the generic names of
