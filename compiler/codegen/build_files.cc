@@ -73,7 +73,7 @@ std::string pulp_check_make(const ProgramRequest& req) {
 # hal/pmsis_api/pmsis.h, which declares exactly the PMSIS functions and types the HAL uses (each
 # with the SDK documentation it comes from), without an SDK. `make -f Makefile.check`.
 CC := $(shell command -v riscv64-unknown-elf-gcc >/dev/null 2>&1 && echo riscv64-unknown-elf-gcc || echo cc)
-ARCH := $(if $(findstring riscv,$(CC)),-march=rv32imc -mabi=ilp32,)
+ARCH := $(if $(findstring riscv,$(CC)),-march=rv32imc -mabi=ilp32 --specs=picolibc.specs,)
 {}
 OBJS := $(patsubst %.c,check/%.o,$(SRCS))
 

@@ -47,5 +47,9 @@ struct ShippedFile {
   const char* content;
 };
 const std::vector<ShippedFile>& shipped_sources();
+// The shipped files a program for `hal` contains, at their paths in the program: kernels/,
+// runtime/, the common hal/ files, and the HAL's own folders (hal/<folder>/x as hal/x): host
+// and rv32 use hal/sw (memcpy DMA, sequential cores) plus their own, pulp its own.
+std::vector<ProgramFile> shipped_for_hal(const std::string& hal);
 
 }  // namespace edgesim::codegen

@@ -163,6 +163,22 @@ int main(void) {{
 
 }  // namespace
 
+std::vector<ProgramFile> shipped_for_hal(const std::string& hal) {
+  const std::vector<std::string> own = hal == "pulp" ? std::vector<std::string>{"pulp"} : std::vector<std::string>{hal, "sw"};
+  std::vector<ProgramFile> files;
+  for (const ShippedFile& f : shipped_sources()) {
+    const std::string p = f.path;
+    const size_t slash = p.find('/', 4);
+    if (p.rfind("hal/", 0) != 0 || slash == std::string::npos) {
+      files.push_back({p, f.content});   // kernels/, runtime/, hal/es_hal.h
+      continue;
+    }
+    if (std::find(own.begin(), own.end(), p.substr(4, slash - 4)) != own.end())
+      files.push_back({"hal/" + p.substr(slash + 1), f.content});
+  }
+  return files;
+}
+
 std::vector<ProgramFile> generate_program(const ProgramRequest& req) {
   if (std::find(hal_names().begin(), hal_names().end(), req.hal) == hal_names().end())
     throw CodegenError("codegen: unknown HAL '" + req.hal + "' (host, rv32, pulp)");
@@ -182,18 +198,7 @@ std::vector<ProgramFile> generate_program(const ProgramRequest& req) {
   files.push_back({"inputs.bin", std::move(data.inputs)});
   files.push_back({"golden.bin", std::move(data.golden)});
   for (LayerFile& f : layers) files.push_back({f.file, std::move(f.text)});
-  for (const ShippedFile& f : shipped_sources()) {
-    const std::string p = f.path;
-    // kernels/, runtime/ and the common HAL files always; hal/<name>/... only for HAL <name>,
-    // as hal/...
-    const size_t slash = p.find('/', 4);
-    const std::string sub = p.rfind("hal/", 0) == 0 && slash != std::string::npos ? p.substr(4, slash - 4) : "";
-    if (std::find(hal_names().begin(), hal_names().end(), sub) != hal_names().end()) {
-      if (sub == req.hal) files.push_back({"hal/" + p.substr(slash + 1), f.content});
-      continue;
-    }
-    files.push_back({p, f.content});
-  }
+  for (ProgramFile& f : shipped_for_hal(req.hal)) files.push_back(std::move(f));
   for (ProgramFile& f : build_files(req, layers.size())) files.push_back(std::move(f));
   std::sort(files.begin(), files.end(), [](const ProgramFile& a, const ProgramFile& b) { return a.path < b.path; });
   return files;

@@ -51,8 +51,9 @@ struct KernelEntry {
   KernelEmitter emit;
 };
 const std::vector<KernelEntry>& kernel_emitters();
-// Emits the call for c (engine cluster, npu or mvu); throws CodegenError when no emitter exists.
-void emit_compute(ComputeEmit& e);
+// Emits the call for c (engine cluster, npu or mvu) with the emitter `table` registers for its
+// op; throws CodegenError naming the node, its op and the supported ops when there is none.
+void emit_compute(ComputeEmit& e, const std::vector<KernelEntry>& table = kernel_emitters());
 
 // Shared by the emitters (kernel_emit_util.cc).
 CView as_4d(const CView& v);

@@ -56,13 +56,13 @@ std::string rq_init(const Requant& rq, LayerData& data, int axis) {
                      c_int(rq.div), rq.scale.size(), data.doubles(rq.scale), c_int(rq.zp), c_int(rq.lo), c_int(rq.hi));
 }
 
-void emit_compute(ComputeEmit& e) {
+void emit_compute(ComputeEmit& e, const std::vector<KernelEntry>& table) {
   const Node& n = e.graph.nodes.at(static_cast<size_t>(e.command.node));
   const OpKind kind = static_cast<OpKind>(e.command.params.index());
-  for (const KernelEntry& k : kernel_emitters())
+  for (const KernelEntry& k : table)
     if (k.kind == kind) return k.emit(e);
   std::string supported;
-  for (const KernelEntry& k : kernel_emitters()) supported += std::string(supported.empty() ? "" : ", ") + op_name(k.kind);
+  for (const KernelEntry& k : table) supported += std::string(supported.empty() ? "" : ", ") + op_name(k.kind);
   throw CodegenError(fmt::format("codegen: node '{}': op {} has no C kernel (supported: {})", n.name, op_name(kind),
                                  supported));
 }

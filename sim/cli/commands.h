@@ -36,6 +36,7 @@ void register_sweep(CLI::App& app, Action& action);
 void register_tune(CLI::App& app, Action& action);
 void register_validate(CLI::App& app, Action& action);
 void register_codegen(CLI::App& app, Action& action);
+void register_compare(CLI::App& app, Action& action);
 
 // Platforms by name (platforms.cc). The bundled platforms are the platforms/*.yaml of the
 // working directory, then those of the source tree (a name found in both: the working

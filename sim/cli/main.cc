@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   // Each registrar adds one subcommand and its action; remember which action belongs to it.
   std::vector<std::pair<const CLI::App*, Action>> actions;
   for (auto reg : {register_describe, register_verify, register_compile, register_run, register_tune, register_sweep,
-                   register_validate, register_codegen}) {
+                   register_validate, register_codegen, register_compare}) {
     Action a;
     reg(app, a);
     actions.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(a));
