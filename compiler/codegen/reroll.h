@@ -1,10 +1,12 @@
 // Loop re-rolling of a layer's unrolled command list (docs/codegen.md "Tile loops"). The
 // Schedule lists a layer's tiles unrolled; the layer file gives them back as loops: the command
 // list is cut into segments (one per Compute with the DMAs that feed it and the stores that
-// follow it), consecutive segments whose statements have the same shape become one `for` loop,
-// and each integer that varies between iterations becomes `a + b*i` when it is affine in the
-// iteration, else a read from a constant table. The loop executes exactly the statements of the
-// segments it replaces, in the same order.
+// follow it), consecutive segments whose statements have the same shape become one `for` loop
+// over i, and a pattern of such runs that repeats (e.g. a tile loading new weights followed by
+// three tiles reusing them, fifteen times) becomes an outer loop over j around them. Each integer
+// that varies between iterations becomes an affine expression of i and j when it is one, else a
+// read from a constant table. The loops execute exactly the statements of the segments they
+// replace, in the same order.
 #pragma once
 #include <string>
 #include <vector>

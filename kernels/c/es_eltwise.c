@@ -8,13 +8,25 @@
 
 static int32_t axis_index(const es_iter_t *it, int32_t axis) { return axis < 0 ? 0 : it->idx[axis]; }
 
-void es_add(const es_add_p_t *p, const es_view_t *a, const es_view_t *b, const es_view_t *y, int core, int ncores) {
+/* Positions `it` over y and the operands a, b (NULL when absent) at the first element of this
+ * core's chunk; returns the chunk's length. */
+static int64_t start(es_iter_t *it, const es_view_t *y, const es_view_t *a, const es_view_t *b, int core, int ncores) {
   int64_t lo, hi;
   es_split(es_numel(y), core, ncores, &lo, &hi);
   const es_view_t *v[3] = {y, a, b};
+  es_iter_init(it, y->shape, y->rank, v, b ? 3 : a ? 2 : 1, lo);
+  return hi - lo;
+}
+
+/* Scale and zero point of channel c. */
+static void quant_at(const es_quant_p_t *p, int32_t c, float *s, int64_t *zp) {
+  *s = p->nscale == 1 ? p->scale[0] : p->scale[c];
+  *zp = p->nzp == 0 ? 0 : (p->nzp == 1 ? p->zp[0] : p->zp[c]);
+}
+
+void es_add(const es_add_p_t *p, const es_view_t *a, const es_view_t *b, const es_view_t *y, int core, int ncores) {
   es_iter_t it;
-  es_iter_init(&it, y->shape, y->rank, v, 3, lo);
-  for (int64_t i = lo; i < hi; ++i, es_iter_next(&it)) {
+  for (int64_t n = start(&it, y, a, b, core, ncores); n > 0; --n, es_iter_next(&it)) {
     const int64_t t1 = (es_load(a, it.off[1]) * p->mul1 + p->add1) >> p->shift1;
     const int64_t t2 = (es_load(b, it.off[2]) * p->mul2 + p->add2) >> p->shift2;
     es_store(y, it.off[0], es_rq_apply(&p->rq, (t1 + t2) >> p->shift_sum, axis_index(&it, p->rq.axis)));
@@ -22,34 +34,22 @@ void es_add(const es_add_p_t *p, const es_view_t *a, const es_view_t *b, const e
 }
 
 void es_mul(const es_rq_t *rq, const es_view_t *a, const es_view_t *b, const es_view_t *y, int core, int ncores) {
-  int64_t lo, hi;
-  es_split(es_numel(y), core, ncores, &lo, &hi);
-  const es_view_t *v[3] = {y, a, b};
   es_iter_t it;
-  es_iter_init(&it, y->shape, y->rank, v, 3, lo);
-  for (int64_t i = lo; i < hi; ++i, es_iter_next(&it))
+  for (int64_t n = start(&it, y, a, b, core, ncores); n > 0; --n, es_iter_next(&it))
     es_store(y, it.off[0], es_rq_apply(rq, es_load(a, it.off[1]) * es_load(b, it.off[2]), axis_index(&it, rq->axis)));
 }
 
 void es_clip(int64_t clo, int64_t chi, const es_view_t *x, const es_view_t *y, int core, int ncores) {
-  int64_t lo, hi;
-  es_split(es_numel(y), core, ncores, &lo, &hi);
-  const es_view_t *v[2] = {y, x};
   es_iter_t it;
-  es_iter_init(&it, y->shape, y->rank, v, 2, lo);
-  for (int64_t i = lo; i < hi; ++i, es_iter_next(&it)) {
+  for (int64_t n = start(&it, y, x, 0, core, ncores); n > 0; --n, es_iter_next(&it)) {
     const int64_t e = es_load(x, it.off[1]);
     es_store(y, it.off[0], e < clo ? clo : (e > chi ? chi : e));
   }
 }
 
 void es_requant(const es_rq_t *rq, const es_view_t *x, const es_view_t *y, int core, int ncores) {
-  int64_t lo, hi;
-  es_split(es_numel(y), core, ncores, &lo, &hi);
-  const es_view_t *v[2] = {y, x};
   es_iter_t it;
-  es_iter_init(&it, y->shape, y->rank, v, 2, lo);
-  for (int64_t i = lo; i < hi; ++i, es_iter_next(&it))
+  for (int64_t n = start(&it, y, x, 0, core, ncores); n > 0; --n, es_iter_next(&it))
     es_store(y, it.off[0], es_rq_apply(rq, es_load(x, it.off[1]), axis_index(&it, rq->axis)));
 }
 
@@ -70,12 +70,8 @@ void es_copy(const es_view_t *x, const es_view_t *y, int core, int ncores) {
 }
 
 void es_fill(int64_t value, const es_view_t *y, int core, int ncores) {
-  int64_t lo, hi;
-  es_split(es_numel(y), core, ncores, &lo, &hi);
-  const es_view_t *v[1] = {y};
   es_iter_t it;
-  es_iter_init(&it, y->shape, y->rank, v, 1, lo);
-  for (int64_t i = lo; i < hi; ++i, es_iter_next(&it)) es_store(y, it.off[0], value);
+  for (int64_t n = start(&it, y, 0, 0, core, ncores); n > 0; --n, es_iter_next(&it)) es_store(y, it.off[0], value);
 }
 
 static double load_f64(const es_view_t *x, int64_t i) {
@@ -86,15 +82,11 @@ void es_quantize(const es_quant_p_t *p, const es_view_t *x, const es_view_t *y, 
   static const int64_t range[5][2] = {{0, 255}, {-128, 127}, {-32768, 32767}, {-2147483647 - 1, 2147483647},
                                       {INT64_MIN, INT64_MAX}};
   const double qlo = (double)range[y->dtype][0], qhi = (double)range[y->dtype][1];
-  int64_t lo, hi;
-  es_split(es_numel(y), core, ncores, &lo, &hi);
-  const es_view_t *v[2] = {y, x};
   es_iter_t it;
-  es_iter_init(&it, y->shape, y->rank, v, 2, lo);
-  for (int64_t i = lo; i < hi; ++i, es_iter_next(&it)) {
-    const int32_t c = axis_index(&it, p->axis);
-    const float s = p->nscale == 1 ? p->scale[0] : p->scale[c];
-    const int64_t zp = p->nzp == 0 ? 0 : (p->nzp == 1 ? p->zp[0] : p->zp[c]);
+  for (int64_t n = start(&it, y, x, 0, core, ncores); n > 0; --n, es_iter_next(&it)) {
+    float s;
+    int64_t zp;
+    quant_at(p, axis_index(&it, p->axis), &s, &zp);
     const float q = (float)load_f64(x, it.off[1]) / s;
     double r = nearbyint((double)q) + (double)zp;
     r = r < qlo ? qlo : (r > qhi ? qhi : r);
@@ -103,15 +95,11 @@ void es_quantize(const es_quant_p_t *p, const es_view_t *x, const es_view_t *y, 
 }
 
 void es_dequantize(const es_quant_p_t *p, const es_view_t *x, const es_view_t *y, int core, int ncores) {
-  int64_t lo, hi;
-  es_split(es_numel(y), core, ncores, &lo, &hi);
-  const es_view_t *v[2] = {y, x};
   es_iter_t it;
-  es_iter_init(&it, y->shape, y->rank, v, 2, lo);
-  for (int64_t i = lo; i < hi; ++i, es_iter_next(&it)) {
-    const int32_t c = axis_index(&it, p->axis);
-    const float s = p->nscale == 1 ? p->scale[0] : p->scale[c];
-    const int64_t zp = p->nzp == 0 ? 0 : (p->nzp == 1 ? p->zp[0] : p->zp[c]);
+  for (int64_t n = start(&it, y, x, 0, core, ncores); n > 0; --n, es_iter_next(&it)) {
+    float s;
+    int64_t zp;
+    quant_at(p, axis_index(&it, p->axis), &s, &zp);
     ((float *)y->p)[it.off[0]] = (float)(es_load(x, it.off[1]) - zp) * s;
   }
 }

@@ -14,37 +14,23 @@
 #include "kernels/interpreter/interpreter.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
-#include "sim/flow/flow.h"
+#include "sim/cli/flow_args.h"
 
 namespace edgesim::cli {
 namespace {
 
 struct CodegenArgs {
-  std::string model, platform, policy = "dory", buffering = "auto", network_loop = "auto", hal = "host", inputs, output;
-  std::vector<std::string> overrides, engines;
+  FlowArgs flow;
+  std::string hal = "host", inputs, output;
   uint64_t seed = 1;
 };
 
 int run_codegen(const CodegenArgs& a) {
-  check_policy(a.policy);
-  FlowRequest req;
-  req.model = a.model;
-  req.platform = resolve_platform(a.platform);
-  req.overrides = a.overrides;
-  req.policy = a.policy;
-  req.engines = a.engines;
-  req.schedule.buffering = a.buffering;
-  req.schedule.network_loop = a.network_loop;
+  FlowRequest req = flow_request(a.flow);
   req.sim.data = true;   // asks for the inputs
   req.simulate = false;
   req.inputs = [&](Graph& g) { return a.inputs.empty() ? random_inputs(g, a.seed) : load_inputs(g, a.inputs); };
-  req.tiling_hint = tiling_size_hint;
-  FlowOutcome flow;
-  try {
-    flow = run_flow(req);
-  } catch (const EngineListError& e) {
-    throw CliError(std::string(a.engines.empty() ? "" : "--engines: ") + e.what());
-  }
+  const FlowOutcome flow = run_flow_cli(req, a.flow);
   codegen::ProgramRequest p;
   p.graph = &flow.graph;
   p.schedule = &flow.schedule;
@@ -73,15 +59,8 @@ int run_codegen(const CodegenArgs& a) {
 void register_codegen(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("codegen", "Generate a C program from the simulated schedule (host, rv32 or pulp HAL)");
   auto args = std::make_shared<CodegenArgs>();
-  sub->add_option("model", args->model, "ONNX network")->required();
-  add_platform_option(sub, args->platform);
-  add_policy_option(sub, args->policy);
-  add_set_option(sub, args->overrides);
-  add_engines_option(sub, args->engines);
-  sub->add_option("--buffering", args->buffering, "auto (platform default), single or double")
-      ->check(one_of({"auto", "single", "double"}))->capture_default_str();
-  sub->add_option("--network-loop", args->network_loop, "auto, dory, dory-2020, deeploy (docs/schedule.md 4.6)")
-      ->check(one_of({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
+  sub->add_option("model", args->flow.model, "ONNX network")->required();
+  add_flow_options(sub, args->flow);
   sub->add_option("--hal", args->hal, "target HAL: host, rv32 (QEMU) or pulp (PMSIS)")
       ->check(one_of(codegen::hal_names(), "HAL"))->capture_default_str();
   sub->add_option("--inputs", args->inputs, "input data (formats of `verify`); default: seeded random");

@@ -15,14 +15,14 @@
 #include "compiler/codegen/perf_log.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
-#include "sim/flow/flow.h"
+#include "sim/cli/flow_args.h"
 
 namespace edgesim::cli {
 namespace {
 
 struct CompareArgs {
-  std::string model, log, platform, policy = "dory", buffering = "auto", network_loop = "auto";
-  std::vector<std::string> overrides, engines;
+  FlowArgs flow;
+  std::string log;
 };
 
 std::string error_pct(int64_t predicted, int64_t measured) {
@@ -31,24 +31,10 @@ std::string error_pct(int64_t predicted, int64_t measured) {
 }
 
 int run_compare(const CompareArgs& a) {
-  check_policy(a.policy);
   const codegen::PerfLog log = codegen::read_perf_log(a.log);
-  FlowRequest req;
-  req.model = a.model;
-  req.platform = resolve_platform(a.platform);
-  req.overrides = a.overrides;
-  req.policy = a.policy;
-  req.engines = a.engines;
-  req.schedule.buffering = a.buffering;
-  req.schedule.network_loop = a.network_loop;
+  FlowRequest req = flow_request(a.flow);
   req.sim.data = false;
-  req.tiling_hint = tiling_size_hint;
-  FlowOutcome flow;
-  try {
-    flow = run_flow(req);
-  } catch (const EngineListError& e) {
-    throw CliError(std::string(a.engines.empty() ? "" : "--engines: ") + e.what());
-  }
+  const FlowOutcome flow = run_flow_cli(req, a.flow);
   const std::vector<LayerStats>& layers = flow.sim.result.layers;
   std::vector<const codegen::PerfStep*> measured(layers.size(), nullptr);
   for (const codegen::PerfStep& s : log.steps) {
@@ -92,16 +78,9 @@ int run_compare(const CompareArgs& a) {
 void register_compare(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("compare", "Compare edgesim's predicted cycles with a generated program's measured log");
   auto args = std::make_shared<CompareArgs>();
-  sub->add_option("model", args->model, "ONNX network")->required();
+  sub->add_option("model", args->flow.model, "ONNX network")->required();
   sub->add_option("log", args->log, "output of the generated program ([edgesim-perf] lines)")->required();
-  add_platform_option(sub, args->platform);
-  add_policy_option(sub, args->policy);
-  add_set_option(sub, args->overrides);
-  add_engines_option(sub, args->engines);
-  sub->add_option("--buffering", args->buffering, "auto (platform default), single or double")
-      ->check(one_of({"auto", "single", "double"}))->capture_default_str();
-  sub->add_option("--network-loop", args->network_loop, "auto, dory, dory-2020, deeploy (docs/schedule.md 4.6)")
-      ->check(one_of({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
+  add_flow_options(sub, args->flow);
   sub->footer("Exit status: 0 table printed, 2 an error (a malformed log names the line). docs/codegen.md");
   action = [args] { return run_compare(*args); };
 }

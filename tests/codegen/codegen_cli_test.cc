@@ -39,7 +39,8 @@ std::string slurp(const fs::path& p) {
 
 }  // namespace
 
-TEST_CASE("codegen: the same request gives byte-identical files", "[codegen][cli]") {
+TEST_CASE("codegen: the same request gives byte-identical files and the program reports a mismatch",
+          "[codegen][cli]") {
   test::TempDir tmp;
   const std::string a = tmp.file("a"), b = tmp.file("b");
   for (const std::string& out : {a, b}) {
@@ -56,6 +57,16 @@ TEST_CASE("codegen: the same request gives byte-identical files", "[codegen][cli
     CHECK(slurp(e.path()) == slurp(fs::path(b) / rel));
   }
   CHECK(files > 10);
+  // The program checks itself: one flipped byte of golden.bin is a mismatch, exit status 1.
+  std::string golden = slurp(fs::path(a) / "golden.bin");
+  REQUIRE(!golden.empty());
+  golden[golden.size() / 2] = static_cast<char>(golden[golden.size() / 2] ^ 1);
+  std::ofstream(fs::path(a) / "golden.bin", std::ios::binary) << golden;
+  const auto run = test::shell(fmt::format("cd '{}' && make -s >/dev/null && ./network", a));
+  INFO(run.output);
+  CHECK(run.status == 1);
+  CHECK_THAT(run.output, Contains("edgesim-verdict: MISMATCH output 0"));
+  CHECK(run.output.find("[edgesim-perf] total cycles=") != std::string::npos);
 }
 
 TEST_CASE("codegen: an op without a C kernel is one error naming the node", "[codegen]") {
@@ -113,7 +124,7 @@ TEST_CASE("codegen pulp: MobileNetV1-128 on gap8 compiles with -Wall -Werror aga
   CHECK_THAT(c.output, Contains("-Wall -Werror") && Contains("compile with -Wall -Werror against hal/pmsis_api/pmsis.h"));
 }
 
-TEST_CASE("compare: a host build's log gives a row per step; a malformed log names its line", "[codegen][compare]") {
+TEST_CASE("compare: a host build log gives a row per step and a malformed log names its line", "[codegen][compare]") {
   REQUIRE_DATA(mnv1());
   test::TempDir tmp;
   const std::string out = tmp.file("mv1");

@@ -2,7 +2,8 @@
 // suite already simulates or compiles: run e2e (DORY networks, Deeploy CNN tests and models/ on
 // gap8, gap9 and siracusa under dory and under deeploy), tune e2e (the DORY networks and
 // MobileNetV1-128 on gap8, the Deeploy CNN tests on siracusa, under tuned) and npu e2e (the
-// Deeploy CNN tests and models/ with their NPU layers on siracusa and gap9). Each program is
+// Deeploy CNN tests and models/ with their NPU layers on siracusa and gap9 under dory and
+// deeploy; BARVINN's SimpleConv on the MVU array, as the mvu array test). Each program is
 // generated from the schedule build_schedule makes (the one the simulator runs), built with the
 // host compiler (-Wall -Werror), run, and must print "edgesim-verdict: bit-exact" against the
 // interpreter's outputs. One test case per combination set; each prints its tally.
@@ -107,11 +108,16 @@ TEST_CASE("codegen host: tuned tilings of the DORY networks + MobileNetV1-128 on
           {{"siracusa"}, "tuned", false}, "tuned siracusa");
 }
 
-TEST_CASE("codegen host: NPU layers of Deeploy + models networks on siracusa and gap9 run as C equivalents bit-exact",
+TEST_CASE("codegen host: NPU and MVU layers run as their C equivalents bit-exact (Deeploy + models on siracusa gap9)",
           "[codegen][host][npu]") {
   REQUIRE_DATA(test::shared_networks() + "/deeploy");
   size_t rejected = 0;
   auto files = test::onnx_below(test::shared_networks() + "/deeploy");
   for (const auto& f : test::model_files()) files.push_back(f);
-  run_set(test::load_nets(files, test::shared_networks(), rejected), {{"siracusa", "gap9"}, "dory", true}, "npu");
+  const auto nets = test::load_nets(files, test::shared_networks(), rejected);
+  run_set(nets, {{"siracusa", "gap9"}, "dory", true}, "npu dory");
+  run_set(nets, {{"siracusa", "gap9"}, "deeploy", true}, "npu deeploy");
+  // BARVINN's SimpleConv on the MVU array (the mvu array test's network).
+  run_set(test::load_nets({test::shared_networks() + "/barvinn/SimpleConv.onnx"}, "", rejected),
+          {{"barvinn"}, "dory", true}, "mvu");
 }

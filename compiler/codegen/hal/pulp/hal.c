@@ -53,19 +53,36 @@ void es_hal_init(uint32_t l1_bytes, uint32_t l2_bytes, uint32_t l3_bytes, uint32
 
 void es_hal_exit(int status) { pmsis_exit(status); }
 
-/* One copy as transfers with a contiguous local side: rows of c2 bytes; a run of rows that
- * is contiguous in L1 and evenly strided outside goes as one 2-D transfer. */
+/* Bytes per cluster DMA transfer at most: MCHAN's length field is 17 bits, at most 128 KiB per
+ * command (cluster.dma.max_cmd_bytes of platforms/presets/pulp_cluster.yaml, docs/sources.md
+ * [9]); transfers are cut at 64 KiB, below it on every platform. */
+#define ES_DMA_MAX 65536u
+
+/* A contiguous run as 1-D transfers of at most ES_DMA_MAX bytes. */
+static void dma_1d(es_dma_t *h, uint8_t *ext, uint8_t *loc, uint32_t size, pi_cl_dma_dir_e dir) {
+  for (uint32_t o = 0; o < size; o += ES_DMA_MAX)
+    pi_cl_dma_cmd((uint32_t)(ext + o), (uint32_t)(loc + o), size - o < ES_DMA_MAX ? size - o : ES_DMA_MAX, dir, &h->cmd);
+}
+
+/* One copy as transfers with a contiguous local side: rows of c2 bytes; rows contiguous in L1
+ * and evenly strided outside go as 2-D transfers of as many whole rows as ES_DMA_MAX allows. */
 static void dma(es_dma_t *h, uint8_t *ext, uint8_t *loc, int32_t c0, int32_t c1, int32_t c2, int32_t es0, int32_t es1,
                 int32_t ls0, int32_t ls1, pi_cl_dma_dir_e dir) {
   const int rows_packed = c1 == 1 || ls1 == c2;
+  const int32_t per = c2 > 0 && (uint32_t)c2 <= ES_DMA_MAX ? (int32_t)(ES_DMA_MAX / (uint32_t)c2) : 1;
   for (int32_t i = 0; i < c0; ++i) {
     uint8_t *e = ext + i * es0, *l = loc + i * ls0;
-    if (rows_packed && c1 > 1 && es1 != c2)
-      pi_cl_dma_cmd_2d((uint32_t)e, (uint32_t)l, (uint32_t)(c1 * c2), (uint32_t)es1, (uint32_t)c2, dir, &h->cmd);
-    else if (rows_packed)
-      pi_cl_dma_cmd((uint32_t)e, (uint32_t)l, (uint32_t)(c1 * c2), dir, &h->cmd);
-    else
-      for (int32_t j = 0; j < c1; ++j) pi_cl_dma_cmd((uint32_t)(e + j * es1), (uint32_t)(l + j * ls1), (uint32_t)c2, dir, &h->cmd);
+    if (rows_packed && (c1 == 1 || es1 == c2)) {
+      dma_1d(h, e, l, (uint32_t)(c1 * c2), dir);
+    } else if (rows_packed && (uint32_t)c2 <= ES_DMA_MAX) {
+      for (int32_t j = 0; j < c1; j += per) {
+        const int32_t n = c1 - j < per ? c1 - j : per;
+        pi_cl_dma_cmd_2d((uint32_t)(e + j * es1), (uint32_t)(l + j * c2), (uint32_t)(n * c2), (uint32_t)es1, (uint32_t)c2,
+                         dir, &h->cmd);
+      }
+    } else {
+      for (int32_t j = 0; j < c1; ++j) dma_1d(h, e + j * es1, l + j * ls1, (uint32_t)c2, dir);
+    }
   }
   h->pending = 1;
 }
