@@ -44,6 +44,11 @@ struct Budgets {
   // only half of the L2 buffer for them (0: no cap).
   bool v2021 = false;
   int64_t w_cap = 0;
+  // The policy's layer template waits for every L2<->L1 transfer of a depthwise layer before it
+  // goes on (no overlap with compute, whatever the buffers): DORY's 2021 template gathers the
+  // next tile's input channel by channel with a wait after each command, copies the weights and
+  // stores the output with blocking copies (dory-2021: DORY c7cca89 layer_template.c, flag_DW).
+  bool dw_blocking = false;
   // dory-2021, a layer whose input comes from L3 (the previous layer wrote its output there): the
   // L2 left for its input slabs (db_x included) — what remains of the buffer after the previous
   // layer's reservation, input and weights — and for its output slabs + weights + κ/λ
