@@ -5,8 +5,9 @@
 // coefficient db for every tile buffer and 1 for transient buffers (im2col): db is the schedule's
 // L1 buffering when it is given (TilingContext::buffering — Deeploy's SBTiler sizes every buffer
 // once, its DBTiler tile buffers twice, [9] testUtils/tilingUtils.py), else 2 (the double-buffer
-// loop; 1 on platforms whose DMA only single-buffers). For the first layer of the network the pattern objective (total tile bytes) is
-// maximised over all legal tiles; ties go to the greedy order (larger rows, columns, channels).
+// loop; 1 on platforms whose DMA only single-buffers). For the first layer of the network the
+// pattern objective (total tile bytes) is maximised over all legal tiles; ties go to the greedy
+// order (larger rows, columns, channels).
 //
 // Operator constraints: conv — all input channels, Cout tile and its remainder ≥ 8 when
 // Cout ≥ 8; depthwise — output tile ≥ 1 + max pad per spatial dim, channel tile a multiple of
