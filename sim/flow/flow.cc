@@ -17,7 +17,7 @@ namespace edgesim {
 std::string network_label(const std::string& model_path) {
   const std::filesystem::path p(model_path);
   const std::string stem = p.stem().string();
-  if ((stem == "model" || stem == "network") && !p.parent_path().filename().empty())
+  if ((stem == "model" || stem == "network" || stem == "model_int") && !p.parent_path().filename().empty())
     return p.parent_path().filename().string();
   return stem;
 }
@@ -43,6 +43,9 @@ FlowOutcome run_flow(const FlowRequest& req) {
   check_allocation(o.schedule);
   o.schedule.network = network_label(req.model);
   o.sim = simulate(o.graph, o.schedule, o.spec, o.inputs, req.sim);
+  for (LayerStats& L : o.sim.result.layers)
+    if (L.step >= 0 && static_cast<size_t>(L.step) < o.schedule.steps.size())
+      L.engine_reason = engine_reason(o.graph, o.engines, o.schedule.steps[static_cast<size_t>(L.step)].node);
   return o;
 }
 
