@@ -69,8 +69,27 @@ int apply_io_layout(Graph& g, const std::string& io_layout, EngineAssignment* ea
         if (i == t) i = t2;
     tail.push_back(relayout_node(g.tensor(t).name + "_to_nchw", "hwc_to_nchw", t2, t));
   }
-  inserted = static_cast<int>(head.size() + tail.size());
+  // Inside the graph: a cluster depthwise conv reads CHW, so the HWC activation another node
+  // produced goes through one HWC -> NCHW Transpose on its way in (Deeploy's depthwise lowering
+  // transposes only the output back, and that Transpose folds with the next layer's).
+  std::vector<std::pair<size_t, Node>> before;   // (index of the depthwise node, relayout)
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    Node& n = g.nodes[k];
+    const int t = n.inputs.empty() ? -1 : n.inputs[0];
+    if (!cluster_depthwise(g, n) || !is_activation4d(g, t)) continue;
+    if (std::find(g.inputs.begin(), g.inputs.end(), t) != g.inputs.end()) continue;   // stays NCHW (above)
+    TensorDesc d = g.tensor(t);
+    d.name += "_chw";
+    const int t2 = g.add_tensor(d);
+    n.inputs[0] = t2;
+    before.emplace_back(k, relayout_node(n.name + "_in_to_chw", "hwc_to_nchw", t, t2));
+  }
+  inserted = static_cast<int>(head.size() + tail.size() + before.size());
   if (inserted == 0) return 0;
+  for (auto it = before.rbegin(); it != before.rend(); ++it) {
+    g.nodes.insert(g.nodes.begin() + static_cast<std::ptrdiff_t>(it->first), it->second);
+    if (ea) ea->why_not.insert(ea->why_not.begin() + static_cast<std::ptrdiff_t>(it->first), "");
+  }
   g.nodes.insert(g.nodes.begin(), head.begin(), head.end());
   g.nodes.insert(g.nodes.end(), tail.begin(), tail.end());
   if (ea) {

@@ -10,7 +10,10 @@
 //         4-D input and one NHWC -> NCHW Transpose before each 4-D output, each a tiled cluster
 //         kernel (Deeploy's README_NE16_PERFORMANCE: "transpose cluster forks"). An input whose
 //         consumers are all cluster depthwise convs is not converted (Deeploy's PULP depthwise
-//         kernel reads CHW: "PULP DW doesn't transpose the input").
+//         kernel reads CHW: "PULP DW doesn't transpose the input", `_PULP_NCHWtoNHWC_dw_fun`);
+//         for the same reason every other cluster depthwise conv reads its input through one
+//         NHWC -> NCHW Transpose (the previous layer's output Transpose, which no longer
+//         cancels), and its own output Transpose folds with the next layer's input one.
 // The conversions are Transpose nodes with the identity perm and TransposeParams::relayout set:
 // values and logical shapes are unchanged, the schedule stores the NCHW side row-major
 // (compiler/schedule/build_layout.cc) and tiles the node through L1 (build_relayout.cc).

@@ -10,11 +10,14 @@
 // slab an operand needs is the bounding box of what the slab's tiles read; the next slab is
 // prefetched at the start of the current one when two slab buffers exist. An output in L3 is
 // written to an L2 slab buffer and copied out after the slab's last tile.
+// A depthwise layer of a policy whose template blocks on its transfers (Budgets::dw_blocking,
+// dory-2021) is one chain of commands even with double buffers: load, compute, store, next tile.
 #include <algorithm>
 #include <stdexcept>
 
 #include "compiler/schedule/build_internal.h"
 #include "compiler/tiler/ne16_reshape.h"
+#include "compiler/tiler/policy.h"
 
 namespace edgesim::sched {
 
@@ -53,6 +56,13 @@ Region aligned_home(const BuildContext& ctx, int tensor, size_t rank, bool as4d)
 }
 
 int64_t pick(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
+
+// Budgets::dw_blocking of a named policy; tilings made outside one (tests) overlap as requested.
+bool blocks_depthwise(const PlatformSpec& spec, const std::string& policy) {
+  const auto names = policy_names();
+  if (std::find(names.begin(), names.end(), policy) == names.end()) return false;
+  return policy_budgets(spec, policy).dw_blocking;
+}
 
 }  // namespace
 
@@ -245,7 +255,11 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   const std::vector<int> c_l1 = c_max > 0 ? l1_bufs("c", c_max, c_loads) : std::vector<int>{};
 
   // Emission.
-  StepEmitter em(ctx, step, requested == 1);
+  // A policy whose depthwise template blocks on every transfer (Budgets::dw_blocking) runs the
+  // tiles as one chain: the buffers stay those the tile was sized with, nothing overlaps.
+  const bool dw_blocking = !npu && kind == OpKind::Conv && n.as<ConvParams>().depthwise(in_shapes[0][1], ys[1]) &&
+                           blocks_depthwise(*ctx.spec, t.policy);
+  StepEmitter em(ctx, step, requested == 1 || dw_blocking);
   std::vector<bool> slab_done_load(slabs.size() * (nin + 1), false);
   auto slab_region = [&](size_t k, size_t j) {
     const Region& home = k == nin ? y_home : in_home[k];

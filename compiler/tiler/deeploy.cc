@@ -2,9 +2,12 @@
 // declaration order (input tile dims first — rows, then columns — then the weight / output
 // channel tile), each value largest-first with a feasibility look-ahead (the remaining
 // variables at their smallest legal values). Memory per level: Σ ceil4(bytes)·coefficient,
-// coefficient db for every tile buffer (2, the double-buffer loop; 1 on platforms whose DMA
-// only single-buffers) and 1 for transient buffers (im2col). For the first layer of the network the pattern objective (total tile bytes) is
-// maximised over all legal tiles; ties go to the greedy order (larger rows, columns, channels).
+// coefficient db for every tile buffer and 1 for transient buffers (im2col): db is the schedule's
+// L1 buffering when it is given (TilingContext::buffering — Deeploy's SBTiler sizes every buffer
+// once, its DBTiler tile buffers twice, [9] testUtils/tilingUtils.py), else 2 (the double-buffer
+// loop; 1 on platforms whose DMA only single-buffers). For the first layer of the network the
+// pattern objective (total tile bytes) is maximised over all legal tiles; ties go to the greedy
+// order (larger rows, columns, channels).
 //
 // Operator constraints: conv — all input channels, Cout tile and its remainder ≥ 8 when
 // Cout ≥ 8; depthwise — output tile ≥ 1 + max pad per spatial dim, channel tile a multiple of
@@ -138,7 +141,7 @@ class DeeployPolicy : public TilingPolicy {
 
   LayerTiling tile(const LayerGeom& g, const TilingContext& ctx) const override {
     if (!ctx.spec) throw TilingError("tiling needs a platform", g.node);
-    const Budgets b = deeploy_policy_budgets(*ctx.spec);
+    const Budgets b = policy_budgets(*ctx.spec, "deeploy", ctx.buffering);
     LayerTiling t;
     t.node = g.node;
     t.policy = name();

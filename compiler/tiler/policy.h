@@ -18,6 +18,10 @@ struct TilingContext {
   const Graph* graph = nullptr;
   const PlatformSpec* spec = nullptr;
   bool input_in_l3 = false;      // DORY: the previous node's output was L3-tiled (§1.1)
+  // The L1 buffering the schedule will use: 0 the policy's own (auto), 1 single, 2 double.
+  // Policy deeploy sizes its tiles for it, as Deeploy's test flow picks its tiler by it
+  // (SBTiler: every buffer coefficient 1; DBTiler: 2; [9] testMVP.py, testUtils/tilingUtils.py).
+  int buffering = 0;
 };
 
 class TilingPolicy {
@@ -40,6 +44,11 @@ struct Budgets {
   // only half of the L2 buffer for them (0: no cap).
   bool v2021 = false;
   int64_t w_cap = 0;
+  // The policy's layer template waits for every L2<->L1 transfer of a depthwise layer before it
+  // goes on (no overlap with compute, whatever the buffers): DORY's 2021 template gathers the
+  // next tile's input channel by channel with a wait after each command, copies the weights and
+  // stores the output with blocking copies (dory-2021: DORY c7cca89 layer_template.c, flag_DW).
+  bool dw_blocking = false;
   // dory-2021, a layer whose input comes from L3 (the previous layer wrote its output there): the
   // L2 left for its input slabs (db_x included) — what remains of the buffer after the previous
   // layer's reservation, input and weights — and for its output slabs + weights + κ/λ
@@ -51,6 +60,9 @@ struct Budgets {
 // layer's prefetched weights is applied by the policy itself). Throws std::invalid_argument
 // for an unknown policy.
 Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy);
+// The same with the schedule's L1 buffering (TilingContext::buffering): deeploy's coefficients
+// follow it; the other policies size their tiles their own way whatever the schedule does.
+Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy, int buffering);
 
 std::vector<std::string> policy_names();
 // Throws std::invalid_argument naming the unknown policy and listing the known ones.
@@ -58,7 +70,11 @@ std::unique_ptr<TilingPolicy> make_policy(const std::string& name);
 
 // Tiles every layer node of g in order (Graph::layer_nodes), threading DORY's "input in L3"
 // coupling from one layer to the next. Result: one LayerTiling per layer node, same order.
+// `buffering`: TilingContext::buffering (0 auto, 1 single, 2 double).
 std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec,
-                                    const std::string& policy);
+                                    const std::string& policy, int buffering = 0);
+
+// TilingContext::buffering of a schedule option ("single" 1, "double" 2, anything else 0).
+int tiling_buffering(const std::string& schedule_buffering);
 
 }  // namespace edgesim

@@ -41,11 +41,25 @@ Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy) {
   return {};
 }
 
-std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const std::string& policy) {
+Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy, int buffering) {
+  Budgets b = policy_budgets(spec, policy);
+  if (policy == "deeploy" && (buffering == 1 || buffering == 2)) b.db = buffering;
+  return b;
+}
+
+int tiling_buffering(const std::string& schedule_buffering) {
+  if (schedule_buffering == "single") return 1;
+  if (schedule_buffering == "double") return 2;
+  return 0;
+}
+
+std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const std::string& policy,
+                                    int buffering) {
   const auto p = make_policy(policy);
   TilingContext ctx;
   ctx.graph = &g;
   ctx.spec = &spec;
+  ctx.buffering = buffering;
   std::vector<LayerTiling> out;
   for (int node : g.layer_nodes()) {
     if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (build_mvu.cc)
@@ -63,7 +77,7 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
       t.policy = p->name();
       t.l3.n_out = geom.cout, t.l3.h_out = geom.h_out, t.l3.h_in = geom.h_in;
     }
-    if (npu) t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy));
+    if (npu) t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy, buffering));
     ctx.input_in_l3 = t.l3.output_in_l3;
     out.push_back(std::move(t));
   }

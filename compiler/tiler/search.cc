@@ -114,6 +114,7 @@ Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int no
   b.l1 = std::min<int64_t>(38000, descriptor);
   b.db = 2;
   b.v2021 = true;
+  b.dw_blocking = true;
   const int64_t half = b.l2 / 2;
   // The weight bytes DORY compares with half the buffer, and what it reserves when they fit.
   auto reservation = [&](int n, bool* capped) -> int64_t {

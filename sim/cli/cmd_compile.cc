@@ -166,7 +166,7 @@ int run_compile(const CompileArgs& a) {
 
   std::vector<LayerTiling> tilings;
   try {
-    tilings = tile_graph(g, spec, a.policy);
+    tilings = tile_graph(g, spec, a.policy, tiling_buffering(a.buffering));
   } catch (const TilingError& e) {
     throw CliError(e.what() + tiling_size_hint(spec, a.policy, e), 2);
   }

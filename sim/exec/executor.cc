@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "compiler/ir/op_label.h"
+#include "compiler/passes/io_layout.h"
 #include "compiler/schedule/machine.h"
 #include "compiler/tiler/tiling_label.h"
 #include "sim/core/context.h"
@@ -165,7 +166,13 @@ void Executor::index_commands() {
         L.engine = c.engine;
         break;
       }
-    const bool dw = node.kind() == OpKind::Conv &&
+    // A depthwise input that a layout Transpose already wrote CHW (io_layout nchw) loads as a
+    // plain copy.
+    const bool chw_input = std::any_of(g_.nodes.begin(), g_.nodes.end(), [&](const Node& p) {
+      return is_relayout(p) && p.as<TransposeParams>().relayout == "hwc_to_nchw" && !node.inputs.empty() &&
+             p.outputs.at(0) == node.inputs[0];
+    });
+    const bool dw = !chw_input && node.kind() == OpKind::Conv &&
                     node.as<ConvParams>().depthwise(g_.tensor(node.inputs[0]).shape.at(1),
                                                     g_.tensor(node.outputs[0]).shape.at(1));
     for (const Command& c : st.commands) {

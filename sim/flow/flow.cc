@@ -34,7 +34,7 @@ FlowOutcome run_flow(const FlowRequest& req) {
   apply_io_layout(o.graph, req.io_layout, &o.engines);
   if (req.sim.data) o.inputs = req.inputs ? req.inputs(o.graph) : random_inputs(o.graph, 1);
   try {
-    o.tilings = tile_graph(o.graph, o.spec, req.policy);
+    o.tilings = tile_graph(o.graph, o.spec, req.policy, tiling_buffering(req.schedule.buffering));
   } catch (const TilingError& e) {
     if (!req.tiling_hint) throw;
     throw TilingError(e.what() + req.tiling_hint(o.spec, req.policy, e), e.node(), e.level(), e.min_budget());

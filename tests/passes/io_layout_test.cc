@@ -116,3 +116,60 @@ TEST_CASE("io layout: the conversion is tiled in row bands through L1, timed by 
     }
   CHECK(seen == 2);
 }
+
+// x u8 [1, 16, 8, 8] -> 1×1 conv -> 3×3 depthwise (pad 1) -> y: with the depthwise on the cluster,
+// nchw also routes the depthwise's input through a HWC -> NCHW conversion (Deeploy's PULP
+// depthwise reads CHW, [30] `_PULP_NCHWtoNHWC_dw_fun`), stored row-major, and the depthwise then
+// loads it as a plain copy: no DORY gather commands. With the depthwise on the NPU nothing is
+// added (NE16 reads HWC).
+TEST_CASE("io layout: a cluster depthwise conv reads its input through a CHW conversion", "[passes][io_layout][sim]") {
+  const PlatformSpec spec = load_platform(test::source_dir() + "/platforms/gap9.yaml");
+  auto two_convs = [] {
+    Graph g = one_conv(16, 8, 8, false);
+    Graph d = one_conv(16, 8, 8, true);
+    const int mid = g.outputs[0];
+    const Node& dn = d.nodes[0];
+    const int wt = g.add_tensor(d.tensor(dn.inputs[1]));
+    const int y = g.add_tensor({"y2", DType::U8, {1, 16, 8, 8}, std::nullopt, false});
+    g.nodes.push_back(Node{"Conv_1", dn.params, {mid, wt}, {y}, {"Conv"}});
+    g.outputs = {y};
+    g.validate();
+    return g;
+  };
+  Graph g = two_convs();
+  EngineAssignment ea = assign_engines(g, spec, {"cluster"});
+  REQUIRE(apply_io_layout(g, "nchw", &ea) == 3);
+  REQUIRE(g.nodes.size() == 5);
+  CHECK(ea.why_not.size() == 5);
+  CHECK(g.nodes[2].name == "Conv_1_in_to_chw");
+  CHECK(g.nodes[2].as<TransposeParams>().relayout == "hwc_to_nchw");
+  CHECK(g.nodes[2].inputs[0] == g.nodes[1].outputs[0]);
+  CHECK(g.nodes[3].inputs[0] == g.nodes[2].outputs[0]);
+
+  ScheduleOptions so;
+  so.buffering = "single";
+  const Schedule s = build_schedule(g, spec, tile_graph(g, spec, "deeploy", 1), so);
+  CHECK(s.placement_of(g.nodes[3].inputs[0])->strides == Shape{1024, 64, 8, 1});
+  const std::vector<Tensor> in = random_inputs(g, 3);
+  const SimOutcome out = simulate(g, s, spec, in, {});
+  InterpreterOptions io;
+  io.keep_all = true;
+  CHECK(verify_against_interpreter(g, *out.values, interpret(g, in, io)).ok);
+  // The depthwise's input load is one plain copy: its DMA wait is that of 1,024 contiguous bytes,
+  // far below the 16 per-channel gather commands of 64 one-byte lines of the same layer in HWC.
+  Graph h = two_convs();
+  assign_engines(h, spec, {"cluster"});
+  const Schedule sh = build_schedule(h, spec, tile_graph(h, spec, "deeploy", 1), so);
+  const SimOutcome gathered = simulate(h, sh, spec, random_inputs(h, 3), {});
+  const LayerStats& plain = out.result.layers.at(3);
+  const LayerStats& gather = gathered.result.layers.at(1);
+  REQUIRE(plain.name == "Conv_1");
+  REQUIRE(gather.name == "Conv_1");
+  CHECK(plain.dma_bytes_in == gather.dma_bytes_in);
+  CHECK(2 * plain.dma_wait_cycles < gather.dma_wait_cycles);
+
+  Graph n = two_convs();
+  const PlatformSpec npu = load_platform(test::source_dir() + "/platforms/gap9.yaml");
+  assign_engines(n, npu, {"npu", "cluster"});
+  CHECK(apply_io_layout(n, "nchw") == 2);
+}

@@ -423,3 +423,36 @@ TEST_CASE("schedule: L3-sliced layers whose slabs are single L1 tiles are not do
   CHECK(s.high_water[static_cast<size_t>(Level::L1)] <= 38000);
   check_exact(g, s, 4);
 }
+
+TEST_CASE("schedule: dory-2021 depthwise layers run as one chain, with the double buffers they were sized for",
+          "[schedule][policies]") {
+  const std::string path = std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx";
+  REQUIRE_DATA(path);
+  const Graph g = import_onnx(path);
+  const PlatformSpec po = platform("pulp_open");
+  // DORY's 2021 template waits for every transfer of a depthwise layer (Budgets::dw_blocking):
+  // each command of the step depends on the one before it; pointwise layers still overlap.
+  const Schedule s = build_schedule(g, po, tile_graph(g, po, "dory-2021"));
+  const Step& dw = step_named(s, "L05_dw");
+  REQUIRE(with_note(dw, "compute tile").size() > 1);
+  CHECK(dw.buffering == 2);
+  const auto xl = with_note(dw, "load x tile");
+  REQUIRE(xl.size() > 1);
+  CHECK(xl[0]->dst.buffer != xl[1]->dst.buffer);   // both L1 input buffers are used
+  // The network loop's read of the next layer's weights (a loop command) runs beside the layer.
+  std::vector<const Command*> own;
+  for (const Command& c : dw.commands)
+    if (!c.loop) own.push_back(&c);
+  REQUIRE(own.size() > 2);
+  for (size_t i = 1; i < own.size(); ++i) CHECK(own[i]->deps == std::vector<int>{own[i - 1]->id});
+  const Step& pw = step_named(s, "L04_pw");
+  const auto pl = with_note(pw, "load x tile"), pc = with_note(pw, "compute tile");
+  REQUIRE(pc.size() > 1);
+  CHECK_FALSE(depends(*pl[1], pc[0]->id));
+  // Policy dory (DORY's current templates) overlaps the same layer's transfers.
+  const Schedule d = build_schedule(g, po, tile_graph(g, po, "dory"));
+  const Step& ddw = step_named(d, "L05_dw");
+  const auto dl = with_note(ddw, "load x tile"), dc = with_note(ddw, "compute tile");
+  REQUIRE(dc.size() > 1);
+  CHECK_FALSE(depends(*dl[1], dc[0]->id));
+}

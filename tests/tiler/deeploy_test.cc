@@ -42,6 +42,29 @@ TEST_CASE("deeploy: depthwise conv, hand-worked", "[tiler][deeploy]") {
   CHECK(t.l1.l1_bytes == 11040);
 }
 
+// The same layer with single buffering (Deeploy's SBTiler, [9] testUtils/tilingUtils.py: every
+// buffer coefficient 1): mem = c4(n·h_in·w_in) + c4(n·h·w) + 2·c4(4n) + c4(9n) + 456.
+// rows, columns as above (h 16, w 16 at n 1: 256 + 256 + 8 + 12 + 456 = 988);
+// channels: n 21: 5376 + 5376 + 168 + 192 + 456 = 11568; n 22: 5632 + 5632 + 176 + 200 + 456 =
+// 12096 > 12000 → n 21. Double buffering asked explicitly is
+// the default's 10 channels; the other policies ignore the schedule's buffering.
+TEST_CASE("deeploy: single buffering sizes every buffer once", "[tiler][deeploy]") {
+  const LayerGeom g = conv_geom(32, 32, 16, 16, 3, 1, 1, true);
+  const PlatformSpec spec = deeploy_spec(12000, 1000000);
+  const LayerTiling t = tile_one("deeploy", g, spec, false, 1);
+  CHECK(t.l1.h_out == 16);
+  CHECK(t.l1.w_out == 16);
+  CHECK(t.l1.n_out == 21);
+  CHECK(t.l1.db == 1);
+  CHECK(t.l1.l1_bytes == 11568);
+  CHECK(tile_one("deeploy", g, spec, false, 2).l1.n_out == 10);
+  CHECK(tiling_buffering("single") == 1);
+  CHECK(tiling_buffering("double") == 2);
+  CHECK(tiling_buffering("auto") == 0);
+  const PlatformSpec d = dory_spec(12000, 1000000, 2);
+  CHECK(tile_one("dory", g, d, false, 1).l1.n_out == tile_one("dory", g, d).l1.n_out);
+}
+
 // Pointwise 32 -> 64, 16x16; L1 20000 B.
 // mem = 2·(c4(32·h·w) + c4(n·h·w) + 2·c4(4n) + c4(32n)) + 512.
 // rows (w 1, n 8): h 16: 2·(512 + 128 + 64 + 256) + 512 = 2432 → h 16.

@@ -53,10 +53,11 @@ inline PlatformSpec deeploy_spec(int64_t l1, int64_t l2) {
 }
 
 inline LayerTiling tile_one(const std::string& policy, const LayerGeom& g, const PlatformSpec& spec,
-                            bool input_in_l3 = false) {
+                            bool input_in_l3 = false, int buffering = 0) {
   TilingContext ctx;
   ctx.spec = &spec;
   ctx.input_in_l3 = input_in_l3;
+  ctx.buffering = buffering;
   return make_policy(policy)->tile(g, ctx);
 }
 
