@@ -197,4 +197,27 @@ EngineAssignment assign_engines(Graph& g, const PlatformSpec& spec, const std::v
   return a;
 }
 
+std::string engine_reason(const Graph& g, const EngineAssignment& a, int node) {
+  const Node& n = g.nodes.at(static_cast<size_t>(node));
+  if (n.engine.empty()) return "";
+  const std::string why = static_cast<size_t>(node) < a.why_not.size() ? a.why_not[static_cast<size_t>(node)] : "";
+  std::string s;
+  if (why.empty()) {
+    if (a.preference.size() <= 1) s = "the only engine";
+    else if (n.engine == a.preference.front()) s = "first choice";
+    else s = "a " + n.engine + " node (inserted by a pass)";
+  } else {
+    // why_not reads "npu: dilation; mvu: ..." -> "not npu: dilation; not mvu: ..."
+    size_t start = 0;
+    while (start < why.size()) {
+      const size_t end = why.find("; ", start);
+      s += (s.empty() ? "not " : "; not ") + why.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (end == std::string::npos) break;
+      start = end + 2;
+    }
+  }
+  if (n.engine == "npu") s += n.wmem_weights ? ", weights in WMEM" : ", weights in L2";
+  return s;
+}
+
 }  // namespace edgesim

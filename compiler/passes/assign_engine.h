@@ -47,6 +47,12 @@ struct EngineAssignment {
   int64_t wmem_budget = 0;                 // 0: no weight memory in use
 };
 
+// Why node n runs on its engine, for reports: "first choice" when the first engine of the
+// preference took it ("the only engine" when there is one), else what refused it before
+// ("not npu: dilation"); NPU layers say where their weights live (", weights in WMEM" /
+// ", weights in L2"). "" for a node without an engine.
+std::string engine_reason(const Graph& g, const EngineAssignment& a, int node);
+
 // Sets Node::engine and Node::wmem_weights of every node. `engines` (e.g. {"npu", "cluster"})
 // overrides the platform's preference. Throws std::invalid_argument for an engine the platform
 // does not have or an unknown name, and std::runtime_error naming the node when no engine of

@@ -200,7 +200,7 @@ void ScheduleMachine::run_compute(const Command& c, const std::string& who) {
       std::memcpy(w.data(), all.data() + c.npu_skip * per * static_cast<int64_t>(dtype_size(all.dtype())), w.nbytes());
       in[1] = w.view();
     }
-    run_reference(c.params, in, out[0]);
+    run_reference(c.params, in, out[0], arith_);
   } catch (const std::exception& e) {
     throw std::runtime_error(who + ": " + e.what());
   }

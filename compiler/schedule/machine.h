@@ -44,6 +44,8 @@ class ScheduleMachine {
   DmaAddresses dma_addresses(const Command& c, const std::string& who) const;
   void run_dma(const Command& c, const std::string& who);       // byte copy, untimed
   void run_compute(const Command& c, const std::string& who);   // reference kernel on views
+  // Requant arithmetic of the compute commands (default exact; DORY's shift for `--arith dory`).
+  void set_arith(ArithMode mode) { arith_ = mode; }
   // Reads back the placements whose home buffer's lifetime ends at step k.
   void end_step(int k);
   // Reads the graph outputs (call after the last end_step).
@@ -58,6 +60,7 @@ class ScheduleMachine {
 
   const Graph& g_;
   const Schedule& s_;
+  ArithMode arith_ = ArithMode::Exact;
   std::array<std::vector<std::byte>, 4> mem_;
   std::vector<std::vector<const Placement*>> snap_;   // per step: placements to read back
   std::vector<std::optional<Tensor>> values_;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "compiler/tune/analytic_layer.h"
+#include "platforms/util/hash.h"
 
 namespace edgesim::tune_detail {
 
@@ -44,10 +45,9 @@ CopyCost memo_copy(const Env& e, bool issue_timing, const int64_t count[3], int6
   const DmaTiming& t = issue_timing ? e.ti : e.tx;
   if (t.word_bytes > 0) addr %= t.word_bytes;   // only the word offset matters (kernels/dma/mchan_cost.cc)
   const uint64_t tag = (e.gen << 2) | (issue_timing ? 2u : 0u) | (to_l1 ? 1u : 0u);
-  uint64_t h = 1469598103934665603ull;
-  for (int64_t v : {count[0], count[1], count[2], addr, gather, static_cast<int64_t>(tag)})
-    h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
-  MemoEntry& m = memo[(h >> 20) & (memo.size() - 1)];
+  Fnv1a h;
+  for (int64_t v : {count[0], count[1], count[2], addr, gather, static_cast<int64_t>(tag)}) h.word(static_cast<uint64_t>(v));
+  MemoEntry& m = memo[(h.value() >> 20) & (memo.size() - 1)];
   if (m.c0 == count[0] && m.c1 == count[1] && m.c2 == count[2] && m.addr == addr && m.gather == gather && m.tag == tag)
     return m.v;
   m = MemoEntry{count[0], count[1], count[2], addr, gather, tag, fast_copy_cost(t, count, addr, to_l1, gather)};

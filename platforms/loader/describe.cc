@@ -9,6 +9,7 @@
 #include "platforms/loader/loader.h"
 #include "platforms/loader/schema.h"
 #include "platforms/loader/units.h"
+#include "platforms/util/hash.h"
 
 namespace edgesim {
 namespace {
@@ -101,13 +102,8 @@ std::string describe_platform(const PlatformSpec& s) {
 }
 
 uint64_t platform_hash(const PlatformSpec& s) {
-  uint64_t h = 1469598103934665603ull;   // FNV-1a 64
-  auto feed = [&](const std::string& text) {
-    for (unsigned char c : text) {
-      h ^= c;
-      h *= 1099511628211ull;
-    }
-  };
+  Fnv1a h;
+  auto feed = [&](const std::string& text) { h.text(text); };
   for (const auto& d : schema::keys()) {
     if (d.key == "description" || !schema::key_applies(d, s)) continue;
     feed(d.key);
@@ -115,7 +111,7 @@ uint64_t platform_hash(const PlatformSpec& s) {
     feed(schema::format_value(d, s, true));
     feed("\n");
   }
-  return h;
+  return h.value();
 }
 
 std::string platform_value(const PlatformSpec& s, const std::string& key) {

@@ -6,6 +6,7 @@
 #include "platforms/loader/loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 
@@ -72,6 +73,33 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+// Values that parse but are probably not what was meant (spec.warnings; the CLI prints them).
+void plausibility(const KeyDef& d, const std::string& text, const RawValue& v, PlatformSpec& spec) {
+  const std::string where = v.at.from_set ? "--set " + d.key + "=" + text
+                                          : fmt::format("{}:{}: {}", fs::path(v.at.file).filename().string(), v.at.line, d.key);
+  if (d.kind == Kind::Freq) {
+    const int64_t hz = *std::get<int64_t*>(d.field(spec));
+    if (hz > 0 && hz < 1'000'000)
+      spec.warnings.push_back(fmt::format("{}: {} Hz is below 1 MHz (a missing unit? e.g. {}MHz)", where, hz, text));
+  }
+  // Memory sizes are binary (64KiB); DORY and Deeploy write budgets in decimal, so only *.size keys.
+  const bool mem_size = (d.kind == Kind::Size || d.kind == Kind::SizeOrAuto) && d.key.size() > 5 &&
+                        d.key.compare(d.key.size() - 5, 5, ".size") == 0;
+  if (!mem_size || text == "auto") return;
+  const size_t u = text.find_first_of("kKmMgG");
+  if (u == std::string::npos) return;
+  std::string unit = text.substr(u), number = text.substr(0, u);
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  while (!number.empty() && number.back() == ' ') number.pop_back();
+  if (unit != "kb" && unit != "mb" && unit != "gb") return;
+  const std::string binary = number + static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0]))) + "iB";
+  try {
+    spec.warnings.push_back(fmt::format("{}: {} is {} B (SI units); memory sizes are usually binary: {} = {} B", where, text,
+                                        *std::get<int64_t*>(d.field(spec)), binary, parse_size(binary)));
+  } catch (const UnitError&) {
+  }
+}
+
 void assign(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
   schema::FieldRef f = d.field(spec);
   const bool list_kind = d.kind == Kind::StrList || d.kind == Kind::IntList;
@@ -111,6 +139,7 @@ void assign(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
     // An override's message already starts with "key=value".
     fail_at(v.at, v.at.from_set ? std::string(e.what()) : fmt::format("{}: {}", d.key, e.what()));
   }
+  if (!list_kind) plausibility(d, t, v, spec);
 }
 
 std::string origin_label(const Origin& at) {

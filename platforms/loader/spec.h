@@ -223,6 +223,9 @@ struct PlatformSpec {
   // where each key's value came from ("siracusa.yaml:12", "--set", "default").
   std::vector<std::string> files;
   std::map<std::string, std::string> origin;
+  // Plausibility warnings (not errors): a frequency below 1 MHz, a memory size written with an SI
+  // unit (64KB = 64,000 B) where sizes are natively binary. Not hashed.
+  std::vector<std::string> warnings;
   ClusterSpec cluster;
   FcSpec fc;
   L1Spec l1;

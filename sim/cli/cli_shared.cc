@@ -1,5 +1,8 @@
 // Helpers shared by several subcommands (declared in commands.h).
 #include <filesystem>
+#include <iostream>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -53,6 +56,22 @@ std::string inputs_next_to(const std::string& expected) {
   if (fs::is_regular_file(dir / "input_0.pb")) return dir.string();
   if (fs::is_regular_file(dir / "test_data_set_0" / "input_0.pb")) return (dir / "test_data_set_0").string();
   return "";
+}
+
+void check_output_path(const std::string& flag, const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw CliError(fmt::format("{} {}: is a directory", flag, path));
+  const fs::path dir = fs::path(path).parent_path();
+  const fs::path where = dir.empty() ? fs::path(".") : dir;
+  if (!fs::is_directory(where, ec))
+    throw CliError(fmt::format("{} {}: directory '{}' does not exist", flag, path, where.string()));
+  if (::access(where.c_str(), W_OK) != 0)
+    throw CliError(fmt::format("{} {}: directory '{}' is not writable", flag, path, where.string()));
+}
+
+void print_platform_warnings(const PlatformSpec& spec) {
+  for (const std::string& w : spec.warnings) std::cerr << "edgesim: warning: " << w << "\n";
 }
 
 }  // namespace edgesim::cli

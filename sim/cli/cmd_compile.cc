@@ -15,53 +15,36 @@
 #include <string>
 #include <vector>
 
-
 #include <fmt/format.h>
 
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
+#include "compiler/ir/op_label.h"
 #include "compiler/io/write_file.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/schedule/json.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/tiler/tiling_label.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/report/text_table.h"
 
 namespace edgesim::cli {
 namespace {
 
-
 struct CompileArgs {
   std::string model, platform, policy = "dory", buffering = "auto", output, network_loop = "auto";
   std::vector<std::string> overrides, engines;
-  bool check = false;
+  bool check = false, wide = false;
   uint64_t seed = 1;
 };
 
 // The L1 budget the occupancy column is relative to: the policy's usable L1.
 int64_t l1_budget(const PlatformSpec& spec, const std::string& policy) {
   return policy_budgets(spec, policy).l1;
-}
-
-std::string op_label(const LayerGeom& g) {
-  std::string s = op_name(g.kind);
-  if (g.kind == OpKind::Conv && g.depthwise) s += " dw";
-  else if (g.fc) s += " fc";
-  if (g.kind == OpKind::Conv || g.kind == OpKind::Pool) s += fmt::format(" {}x{}", g.kh, g.kw);
-  if (g.sh > 1 || g.sw > 1) s += g.sh == g.sw ? fmt::format(" /{}", g.sh) : fmt::format(" /{}x{}", g.sh, g.sw);
-  return s;
-}
-
-std::string l3_label(const LayerGeom& g, const L3Tiling& t) {
-  if (!t.tiled()) return "-";
-  std::string where;
-  if (t.input_in_l3) where += "x";
-  if (t.weights_in_l3) where += where.empty() ? "w" : ",w";
-  if (t.output_in_l3) where += where.empty() ? "y" : ",y";
-  return fmt::format("{}x{}x{} ({} in rows) L3:{}", t.n_out, t.h_out, g.w_out, t.h_in, where);
 }
 
 // L2 footprint of the layer: the whole layer, or its L3 slabs with their buffering (§1.5).
@@ -78,30 +61,47 @@ int64_t l2_bytes(const LayerGeom& g, const L3Tiling& t) {
 }
 
 void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings,
-                 const std::string& policy) {
+                 const std::string& policy, const EngineAssignment& engines, size_t width) {
   const int64_t budget = l1_budget(spec, policy);
   const bool reported = policy == "dory-2021";
-  std::cout << fmt::format("{:>3}  {:<24} {:<15} {:<32} {:<28} {:>6} {:>18} {:>9}{}\n", "#", "layer", "op",
-                           "L3->L2 slab", "L2->L1 tile (out / in)", "tiles",
-                           fmt::format("L1 B (% of {})", budget), "L2 B", reported ? "  rep. L1" : "");
+  bool l3 = false, reasons = false;   // columns that would say nothing are left out
+  for (const LayerTiling& t : tilings) {
+    l3 = l3 || t.l3.tiled();
+    reasons = reasons || engine_reason(g, engines, t.node) != "the only engine";   // single-engine platform
+  }
+  std::vector<report::TableColumn> cols = {{"#"}, {"layer", true, 12}, {"op", true, 13}, {"engine", true}};
+  if (l3) cols.push_back({"L3->L2 slab", true, 14, 2});
+  for (report::TableColumn c : std::vector<report::TableColumn>{
+           {"L2->L1 tile (out / in)", true, 14}, {"tiles"}, {"L1 B (%)"}, {"L2 B", false, 0, 1}})
+    cols.push_back(c);
+  if (reasons) cols.push_back({"why this engine", true, 16, 3});
+  if (reported) cols.push_back({"rep. L1", false, 0, 1});
+  report::TextTable table(cols);
   const std::vector<int> layers = g.layer_nodes();
   for (size_t k = 0; k < tilings.size(); ++k) {
     const LayerTiling& t = tilings[k];
     const LayerGeom geom = layer_geom(g, t.node);
     const L1Tiling& l1 = t.l1;
-    const std::string tile = fmt::format("{}x{}x{} / {}x{}x{}{}", l1.n_out, l1.h_out, l1.w_out, l1.n_in, l1.h_in,
-                                         l1.w_in, l1.db > 1 ? " db" : "");
     const double pct = budget > 0 ? 100.0 * static_cast<double>(l1.l1_bytes) / static_cast<double>(budget) : 0;
-    std::string name = g.nodes.at(static_cast<size_t>(t.node)).name;
-    if (name.size() > 24) name = name.substr(0, 23) + "~";
+    const Node& node = g.nodes.at(static_cast<size_t>(t.node));
     const size_t index = k < layers.size() && layers[k] == t.node ? k : static_cast<size_t>(t.node);
-    std::cout << fmt::format("{:>3}  {:<24} {:<15} {:<32} {:<28} {:>6} {:>18} {:>9}{}\n", index, name,
-                             op_label(geom), l3_label(geom, t.l3), tile, tile_count(geom, t),
-                             fmt::format("{} ({:.1f}%)", l1.l1_bytes, pct), l2_bytes(geom, t.l3),
-                             reported ? fmt::format("  {:>8}", t.reported_l1 >= 0 ? std::to_string(t.reported_l1) : "-") : "");
+    std::vector<std::string> row = {std::to_string(index), node.name, layer_label(g, node), node.engine};
+    if (l3) row.push_back(l3_slab_label(geom, t.l3));
+    for (std::string cell : {l1_tile_label(l1), std::to_string(tile_count(geom, t)),
+                             fmt::format("{} ({:.1f}%)", l1.l1_bytes, pct), std::to_string(l2_bytes(geom, t.l3))})
+      row.push_back(std::move(cell));
+    if (reasons) row.push_back(engine_reason(g, engines, t.node));
+    if (reported) row.push_back(t.reported_l1 >= 0 ? std::to_string(t.reported_l1) : "-");
+    table.add_row(std::move(row));
   }
-  std::cout << "L3->L2 slab: Cout x rows x cols of one L2 slab and the input rows it reads; L3:x/w/y = input, "
-               "weights, output streamed from/to L3. Tiles: Cout x rows x cols (output / input).\n";
+  std::cout << table.render(width);
+  std::cout << fmt::format("L1 B (%): the tile's L1 bytes and their share of the policy's L1 budget, {} B.\n", budget);
+  if (l3)
+    std::cout << "L3->L2 slab: Cout x rows x cols of one L2 slab and the input rows it reads; L3:x/w/y = input,\n"
+                 "weights, output streamed from/to L3.\n";
+  else
+    std::cout << "Every layer is whole in L2 (no L3->L2 slab column).\n";
+  std::cout << "Tiles: Cout x rows x cols (output / input).\n";
 }
 
 void print_high_water(const Schedule& s, const PlatformSpec& spec) {
@@ -156,6 +156,7 @@ int run_compile(const CompileArgs& a) {
   check_policy(a.policy);
   const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
+  print_platform_warnings(spec);
   Graph g = import_onnx(a.model);
   const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
   std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
@@ -169,7 +170,7 @@ int run_compile(const CompileArgs& a) {
   } catch (const TilingError& e) {
     throw CliError(e.what() + tiling_size_hint(spec, a.policy, e), 2);
   }
-  print_table(g, spec, tilings, a.policy);
+  print_table(g, spec, tilings, a.policy, engines, a.wide ? 0 : report::kTerminalWidth);
   ScheduleOptions sopt;
   sopt.buffering = a.buffering;
   sopt.network_loop = a.network_loop;
@@ -207,6 +208,7 @@ void register_compile(CLI::App& app, Action& action) {
   sub->add_flag("--check", args->check, "run the schedule functionally and compare with the interpreter");
   sub->add_option("--seed", args->seed, "seed of the random inputs of --check")->capture_default_str();
   sub->add_option("-o,--output", args->output, "write the schedule JSON to FILE");
+  sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
   sub->footer("Exit status: 0 success, 1 --check mismatch, 2 an error (e.g. a layer with no feasible tiling).");
   action = [args] { return run_compile(*args); };
 }

@@ -56,7 +56,9 @@ int run_describe(const DescribeOptions& o) {
     throw CliError("describe: --set needs a platform (--platform FILE)");
 
   if (!platform.empty()) {
-    std::cout << describe_platform(load_platform(platform, o.overrides));
+    const PlatformSpec spec = load_platform(platform, o.overrides);
+    print_platform_warnings(spec);
+    std::cout << describe_platform(spec);
     std::cout << "\nSimulator (impl values `edgesim run` models)\n";
     for (const std::string& line : simulator_components()) std::cout << "  " << line << "\n";
   }

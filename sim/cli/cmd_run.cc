@@ -16,6 +16,8 @@
 #include "kernels/interpreter/interpreter.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/provenance.h"
+#include "sim/exec/verdict.h"
 #include "sim/exec/verify.h"
 #include "sim/flow/flow.h"
 #include "sim/report/report.h"
@@ -27,12 +29,23 @@ namespace fs = std::filesystem;
 
 struct RunArgs {
   std::string model, platform, policy = "dory", buffering = "auto", inputs, expected, layout = "hwc", network_loop = "auto";
-  std::string io_layout = "hwc";
+  std::string io_layout = "hwc", arith = "exact";
   std::string json, trace, report;
   std::vector<std::string> overrides, engines;
-  bool timing_only = false;
+  bool timing_only = false, wide = false;
   uint64_t seed = 1;
 };
+
+// True for --expected naming DORY per-layer text files (a directory holding out_layer<N>.txt, or one).
+bool dory_layer_files(const std::string& expected) {
+  std::error_code ec;
+  if (fs::is_directory(expected, ec)) {
+    for (const auto& e : fs::directory_iterator(expected, ec))
+      if (e.path().filename().string().rfind("out_layer", 0) == 0) return true;
+    return false;
+  }
+  return fs::path(expected).filename().string().rfind("out_layer", 0) == 0;
+}
 
 std::vector<Tensor> choose_inputs(Graph& g, const RunArgs& a, std::string& label) {
   const std::string path = a.inputs.empty() ? inputs_next_to(a.expected) : a.inputs;
@@ -51,6 +64,8 @@ int run_run(const RunArgs& a) {
   if (!a.expected.empty() && !fs::exists(a.expected, ec))
     throw CliError("--expected " + a.expected + ": no such file or directory");
   if (a.timing_only && !a.expected.empty()) throw CliError("--expected needs data: drop --timing-only");
+  for (const auto& [flag, path] : {std::pair{"--json", a.json}, {"--trace", a.trace}, {"--report", a.report}})
+    check_output_path(flag, path);
 
   FlowRequest req;
   req.model = a.model;
@@ -63,6 +78,7 @@ int run_run(const RunArgs& a) {
   req.io_layout = a.io_layout;
   req.sim.data = !a.timing_only;
   req.sim.trace = !a.trace.empty() || !a.report.empty();
+  req.sim.arith = a.arith == "dory" ? ArithMode::DoryShift : ArithMode::Exact;
   std::string input_label = "none (timing only)";
   req.inputs = [&](Graph& g) { return choose_inputs(g, a, input_label); };
   req.tiling_hint = tiling_size_hint;
@@ -72,6 +88,7 @@ int run_run(const RunArgs& a) {
   } catch (const EngineListError& e) {
     throw CliError(std::string(a.engines.empty() ? "" : "--engines: ") + e.what());
   }
+  print_platform_warnings(flow.spec);
   const Graph& g = flow.graph;
   const std::vector<Tensor>& in = flow.inputs;
   const SimOptions& opt = req.sim;
@@ -81,26 +98,53 @@ int run_run(const RunArgs& a) {
   if (opt.data) {
     InterpreterOptions iopt;
     iopt.keep_all = true;
+    iopt.mode = req.sim.arith;
     const VerifyOutcome v = verify_against_interpreter(g, *out.values, interpret(g, in, iopt));
-    r.verified = v.ok;
-    r.verify_message = v.message;
+    GoldenSummary gs;
     if (!a.expected.empty()) {
+      const InterpreterResult simulated = as_interpreter_result(g, *out.values);
       VerifyOptions vopt;
       vopt.layout = a.layout == "chw" ? GoldenLayout::CHW : GoldenLayout::HWC;
-      golden = check_expected(g, as_interpreter_result(g, *out.values), a.expected, vopt);
-      int64_t ok = 0;
-      for (const CheckResult& c : golden) ok += c.ok();
-      r.verified = r.verified && ok == static_cast<int64_t>(golden.size());
-      r.verify_message += fmt::format("; golden {}: {}/{} tensors bit-exact", a.expected, ok, golden.size());
+      golden = check_expected(g, simulated, a.expected, vopt);
+      gs.path = a.expected;
+      gs.tensors = static_cast<int64_t>(golden.size());
+      for (const CheckResult& c : golden) gs.bit_exact += c.ok();
+      // DORY's per-layer files are read in a chosen element order; when the other order makes every
+      // mismatching one match, say so.
+      if (dory_layer_files(a.expected)) {
+        gs.layout = a.layout;
+        if (gs.bit_exact < gs.tensors) {
+          vopt.layout = a.layout == "chw" ? GoldenLayout::HWC : GoldenLayout::CHW;
+          const std::vector<CheckResult> other = check_expected(g, simulated, a.expected, vopt);
+          bool all = other.size() == golden.size();
+          for (size_t i = 0; all && i < golden.size(); ++i) all = golden[i].ok() || other[i].ok();
+          if (all) gs.other_layout = a.layout == "chw" ? "hwc" : "chw";
+        }
+      }
     }
+    const RunVerdict verdict = run_verdict(v, a.expected.empty() ? nullptr : &gs);
+    r.verified = verdict.ok;
+    r.verify_message = verdict.message;
   } else {
     r.verify_message = "skipped (timing only)";
   }
 
+  std::string engines;
+  for (const std::string& e : a.engines) engines += (engines.empty() ? "" : ",") + e;
+  ProvenanceBuilder pb(&flow.spec, req.platform, a.overrides);
+  pb.option("policy", a.policy).option("buffering", a.buffering).option("network_loop", a.network_loop);
+  pb.option("io_layout", a.io_layout).option("engines", engines).option("layout", a.expected.empty() ? "" : a.layout);
+  pb.option("data", a.timing_only ? "timing only" : "moved and verified").option("arith", a.arith);
+  const std::string in_path = a.inputs.empty() ? inputs_next_to(a.expected) : a.inputs;
+  if (!a.timing_only && in_path.empty()) pb.option("seed", std::to_string(a.seed));
+  pb.file("network", a.model).file("inputs", in_path).file("expected", a.expected);
+  r.provenance = pb.build();
+  r.warnings.insert(r.warnings.begin(), flow.spec.warnings.begin(), flow.spec.warnings.end());
+
   std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}\n", a.model,
                            g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), input_label,
                            engine_summary(g, flow.engines));
-  print_run_table(std::cout, r);
+  print_run_table(std::cout, r, a.wide ? 0 : 100);
   for (const CheckResult& c : golden)
     if (!c.ok()) std::cout << format_check(c) << "\n";
   if (!a.json.empty()) write_run_json(a.json, r);
@@ -136,10 +180,14 @@ void register_run(CLI::App& app, Action& action) {
   sub->add_option("--layout", args->layout, "element order of DORY per-layer golden files")
       ->check(one_of({"hwc", "chw"}))->capture_default_str();
   sub->add_option("--seed", args->seed, "seed of the random inputs")->capture_default_str();
+  sub->add_option("--arith", args->arith,
+                  "requant arithmetic of kernels and golden model: exact divisor, or dory (DORY's shift, as `verify --arith`)")
+      ->check(one_of({"exact", "dory"}))->capture_default_str();
   sub->add_flag("--timing-only", args->timing_only, "simulate timing without moving data (no verification)");
   sub->add_option("--json", args->json, "write the per-layer report as JSON");
   sub->add_option("--trace", args->trace, "write Chrome / Perfetto trace events (JSON)");
   sub->add_option("--report", args->report, "write a self-contained HTML report");
+  sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
   sub->footer("Exit status: 0 verified (or --timing-only), 1 verification mismatch, 2 an error.");
   action = [args] { return run_run(*args); };
 }

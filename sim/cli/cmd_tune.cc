@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "compiler/frontend/import.h"
+#include "compiler/ir/op_label.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"
@@ -20,7 +21,7 @@
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/exec/executor.h"
-#include "sim/exec/layer_label.h"
+#include "sim/report/text_table.h"
 #include "sim/tune/sim_evaluator.h"
 
 namespace edgesim::cli {
@@ -31,7 +32,7 @@ struct TuneArgs {
   std::vector<std::string> overrides;
   int jobs = 1;
   size_t top_k = 8;
-  bool no_cache = false, analytic_only = false;
+  bool no_cache = false, analytic_only = false, wide = false;
 };
 
 std::string tile_label(const LayerTiling& t) {
@@ -58,6 +59,7 @@ int64_t network_cycles(const Graph& g, const PlatformSpec& spec, const std::stri
 int run_tune(const TuneArgs& a) {
   const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
+  print_platform_warnings(spec);
   const Graph g = import_onnx(a.model);
   TuneSettings& ts = tune_settings();
   ts.top_k = a.top_k;
@@ -84,8 +86,18 @@ int run_tune(const TuneArgs& a) {
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::cout << fmt::format("{:>3}  {:<20} {:<14} {:>11} {:>11} {:>11} {:>7}  {:<20} {:>6} {:>5} {:>6}\n", "#", "layer",
-                           "op", "dory", "deeploy", "tuned", "gain", "tuned tile (CxHxW)", "ranked", "sim", "tau");
+  report::TextTable table({{"#"},
+                           {"layer", true, 12},
+                           {"op", true, 10},
+                           {"dory"},
+                           {"deeploy"},
+                           {"tuned"},
+                           {"gain"},
+                           {"tuned tile (CxHxW)", true, 12},
+                           {"ranked", false, 0, 2},
+                           {"sim", false, 0, 2},
+                           {"tau", false, 0, 1},
+                           {"", true}});
   int64_t sd = 0, sp = 0, st = 0, best_sum = 0;
   size_t ranked = 0, simulated = 0, hits = 0;
   double tau_sum = 0;
@@ -102,16 +114,17 @@ int run_tune(const TuneArgs& a) {
     simulated += r.simulated;
     hits += r.cached;
     if (r.simulated > 3) tau_sum += r.tau, ++tau_n;
-    const std::string name = r.name.size() > 20 ? r.name.substr(0, 17) + "..." : r.name;
-    std::cout << fmt::format("{:>3}  {:<20} {:<14} {:>11} {:>11} {:>11} {:>6.1f}%  {:<20} {:>6} {:>5} {:>6.2f}{}\n", i, name,
-                             layer_label(g, g.nodes[static_cast<size_t>(r.node)]), cyc(r.dory_cycles),
-                             cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
-                             100.0 * static_cast<double>(best - r.tuned_cycles) / static_cast<double>(best),
-                             tile_label(r.tuned), r.ranked, r.simulated, r.tau, r.cached ? " (cached)" : "");
+    table.add_row({std::to_string(i), r.name, layer_label(g, g.nodes[static_cast<size_t>(r.node)]), cyc(r.dory_cycles),
+                   cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
+                   fmt::format("{:.1f}%", 100.0 * static_cast<double>(best - r.tuned_cycles) / static_cast<double>(best)),
+                   tile_label(r.tuned), std::to_string(r.ranked), std::to_string(r.simulated), fmt::format("{:.2f}", r.tau),
+                   r.cached ? "cached" : ""});
   }
-  std::cout << fmt::format("     {:<35} {:>11} {:>11} {:>11} {:>6.1f}%  vs the faster reference per layer\n",
-                           "sum of layer steps", sd, sp, st,
-                           100.0 * static_cast<double>(best_sum - st) / static_cast<double>(best_sum));
+  table.add_rule();
+  table.add_row({"", "sum of layer steps", "", cyc(sd), cyc(sp), cyc(st),
+                 fmt::format("{:.1f}%", 100.0 * static_cast<double>(best_sum - st) / static_cast<double>(best_sum)),
+                 "vs the faster reference per layer"});
+  std::cout << table.render(a.wide ? 0 : report::kTerminalWidth);
   std::cout << fmt::format("candidates: {} ranked analytically, {} simulated; mean Kendall tau {:.2f} over {} layers; "
                            "{} of {} layers from the cache; {:.2f} s\n\n",
                            ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, hits, res.size(), secs);
@@ -143,6 +156,7 @@ void register_tune(CLI::App& app, Action& action) {
   sub->add_option("--cache", args->cache, "tune cache file (default: $EDGESIM_TUNE_CACHE or ~/.cache/edgesim)");
   sub->add_flag("--no-cache", args->no_cache, "neither read nor write a cache file");
   sub->add_flag("--analytic-only", args->analytic_only, "rank and choose with the analytic cost alone");
+  sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
   action = [args] { return run_tune(*args); };
 }
 

@@ -15,6 +15,7 @@
 
 #include "compiler/io/write_file.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/resources.h"
 #include "sim/validate/validate.h"
 
 namespace edgesim::cli {
@@ -25,12 +26,12 @@ namespace fs = std::filesystem;
 struct ValidateArgs {
   std::vector<std::string> cases;
   std::string dir, shared, json, report;
+  bool wide = false;
 };
 
 std::string default_cases_dir() {
-  std::error_code ec;
-  if (fs::is_directory("configs/validation", ec)) return "configs/validation";
-  return std::string(EDGESIM_SOURCE_DIR) + "/configs/validation";
+  const std::string d = data_path("configs/validation");
+  return d.empty() ? "configs/validation" : d;
 }
 
 // $EDGESIM_SHARED_NETWORKS, else the build's EDGESIM_SHARED_NETWORKS (CMake cache), else the
@@ -62,7 +63,10 @@ int run_validate(const ValidateArgs& a) {
       throw CliError("--case " + w + ": no such case (known: " + names + ")");
     }
   }
-  const Paths paths{EDGESIM_BUILD_DIR, EDGESIM_SOURCE_DIR, a.shared.empty() ? default_shared_dir() : a.shared};
+  const std::string platforms = data_path("platforms");   // the tree holding platforms/ and models/
+  const Paths paths{generated_models_root(),
+                    platforms.empty() ? std::string(EDGESIM_SOURCE_DIR) : fs::path(platforms).parent_path().string(),
+                    a.shared.empty() ? default_shared_dir() : a.shared};
   std::vector<Outcome> out;
   for (size_t i = 0; i < chosen.size(); ++i) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -76,7 +80,7 @@ int run_validate(const ValidateArgs& a) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << fmt::format(" {:.1f} s\n", s);
   }
-  std::cout << outcomes_table(out);
+  std::cout << outcomes_table(out, a.wide ? 0 : 100);
   if (!a.json.empty()) write_file_atomically(a.json, outcomes_json(out));
   if (!a.report.empty()) write_file_atomically(a.report, outcomes_html(out));
   for (const Outcome& o : out)
@@ -97,6 +101,7 @@ void register_validate(CLI::App& app, Action& action) {
                   "folder of the shared reference networks (default: $EDGESIM_SHARED_NETWORKS or ../shared/networks)");
   sub->add_option("--json", args->json, "write the results as JSON");
   sub->add_option("--report", args->report, "write an HTML page with the errors per case");
+  sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
   sub->footer("Exit status: 0 every case within its tolerance, 1 a case outside it, 2 an error.");
   action = [args] { return run_validate(*args); };
 }

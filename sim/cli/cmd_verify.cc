@@ -15,6 +15,7 @@
 
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
+#include "platforms/util/hash.h"
 #include "kernels/interpreter/interpreter.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
@@ -66,10 +67,8 @@ ImportOptions import_options(const VerifyArgs& a, const std::string& inputs) {
 
 // FNV-1a over the element values (int64 for integer tensors, float bits for F32).
 uint64_t checksum(const Tensor& t) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  auto mix = [&h](const void* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 0x100000001b3ull;
-  };
+  Fnv1a h;
+  auto mix = [&h](const void* p, size_t n) { h.bytes(p, n); };
   for (int64_t k = 0; k < t.numel(); ++k) {
     if (t.dtype() == DType::F32) {
       const float f = static_cast<float>(t.get_f64(k));
@@ -79,7 +78,7 @@ uint64_t checksum(const Tensor& t) {
       mix(&v, 8);
     }
   }
-  return h;
+  return h.value();
 }
 
 int run_verify(const VerifyArgs& a) {

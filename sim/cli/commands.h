@@ -64,6 +64,13 @@ std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy
 EngineAssignment assign_engines_cli(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines);
 // "engines:      npu 13 layers (weights 1,081,344 B in WMEM), cluster 18 nodes"
 std::string engine_summary(const Graph& g, const EngineAssignment& a);
+// Prints each of the platform's plausibility warnings (PlatformSpec::warnings) to stderr as
+// "edgesim: warning: ..." lines.
+void print_platform_warnings(const PlatformSpec& spec);
+// Throws CliError("--report out/r.html: directory 'out' does not exist") when an output file
+// could not be written (missing or non-writable directory, an existing directory as the path),
+// so that a long simulation does not end in a failed write. "" passes.
+void check_output_path(const std::string& flag, const std::string& path);
 // The inputs file an --expected directory holds (input.txt, inputs.npz, input_0.pb), or "".
 std::string inputs_next_to(const std::string& expected);
 

@@ -10,6 +10,7 @@
 #include "compiler/tune/tuned_policy.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/provenance.h"
 #include "sim/tune/sim_evaluator.h"
 
 // libsystemc.so defines main() and calls sc_main; this executable has its own main, and the
@@ -23,7 +24,8 @@ int main(int argc, char** argv) {
     return std::make_unique<edgesim::SimulatingEvaluator>(jobs);
   };
   CLI::App app{"edgesim: cycle-approximate simulator with an integrated int8 deployment flow"};
-  app.set_version_flag("--version", std::string("edgesim ") + EDGESIM_VERSION);
+  set_command_line(argc, argv);
+  app.set_version_flag("--version", version_line());
   app.require_subcommand(1);
   // Each registrar adds one subcommand and its action; remember which action belongs to it.
   std::vector<std::pair<const CLI::App*, Action>> actions;

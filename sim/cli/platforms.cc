@@ -1,5 +1,6 @@
 // Platforms by name: `-p gap8` means the bundled platforms/gap8.yaml, looked up the way the
-// default platform is (platforms/ in the working directory, then the source tree's), and
+// default platform is (platforms/ in the working directory, then the installation's, then the
+// source tree's: sim/cli/resources.h), and
 // `edgesim describe --list` prints what is bundled (declared in commands.h).
 #include <algorithm>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 
 #include "platforms/loader/loader.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/resources.h"
 #include "sim/cli/suggest.h"
 
 namespace edgesim::cli {
@@ -20,7 +22,8 @@ namespace fs = std::filesystem;
 std::vector<fs::path> platform_dirs() {
   std::vector<fs::path> dirs;
   std::error_code ec;
-  for (const fs::path& d : {fs::path("platforms"), fs::path(EDGESIM_SOURCE_DIR) / "platforms"}) {
+  for (const fs::path& root : data_roots()) {
+    const fs::path d = root == "." ? fs::path("platforms") : root / "platforms";
     if (!fs::is_directory(d, ec)) continue;
     bool seen = false;
     for (const fs::path& e : dirs) seen = seen || fs::equivalent(e, d, ec);

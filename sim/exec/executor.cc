@@ -11,10 +11,11 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "compiler/ir/op_label.h"
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/machine.h"
+#include "compiler/tiler/tiling_label.h"
 #include "sim/core/context.h"
-#include "sim/exec/layer_label.h"
 #include "sim/mem/tcdm.h"
 #include "sim/soc/soc.h"
 #include "sim/stats/memory_use.h"
@@ -22,6 +23,30 @@
 namespace edgesim {
 
 namespace {
+
+LayerTilingStats tiling_stats(const Graph& g, const Step& st) {
+  const LayerTiling& t = st.tiling;
+  LayerTilingStats o;
+  o.tiled = true;
+  o.policy = t.policy;
+  o.l1_out = {t.l1.n_out, t.l1.h_out, t.l1.w_out};
+  o.l1_in = {t.l1.n_in, t.l1.h_in, t.l1.w_in};
+  o.l1_buffering = st.buffering;
+  o.l1_bytes = t.l1.l1_bytes;
+  L1Tiling shown = t.l1;
+  shown.db = st.buffering;   // the buffering the schedule uses, which the label's "db" states
+  o.l1_label = l1_tile_label(shown);
+  o.l3 = t.l3.tiled();
+  o.l3_label = "-";
+  if (o.l3) {
+    const LayerGeom geom = layer_geom(g, t.node);
+    o.l3_slab = {t.l3.n_out, t.l3.h_out, geom.w_out};
+    o.l3_in_rows = t.l3.h_in;
+    o.l3_streams = l3_streams(t.l3);
+    o.l3_label = l3_slab_label(geom, t.l3);
+  }
+  return o;
+}
 
 struct Cmd {
   const Command* c = nullptr;
@@ -134,6 +159,7 @@ void Executor::index_commands() {
     L.step = static_cast<int>(si);
     L.name = st.name;
     L.op = layer_label(g_, node);
+    if (st.tiled) L.tiling = tiling_stats(g_, st);
     L.engine = "cluster";
     for (const Command& c : st.commands)
       if (c.kind == Command::Kind::Compute) {
@@ -358,6 +384,7 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
   r.data = opt.data;
 
   ScheduleMachine machine(g, s, opt.data);   // timing only: levels without storage
+  machine.set_arith(opt.arith);
   if (opt.data) machine.load(inputs);
   std::array<std::vector<std::byte>*, 4> levels{};
   std::array<int64_t, 4> sizes{};

@@ -28,6 +28,7 @@ namespace edgesim {
 struct SimOptions {
   bool data = true;             // move bytes and compute (needed for verification)
   bool trace = false;           // record TraceSlices
+  ArithMode arith = ArithMode::Exact;   // requant arithmetic of the kernels (`run --arith`)
 };
 
 struct SimOutcome {

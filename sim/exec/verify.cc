@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/exec/layer_label.h"
+#include "compiler/ir/op_label.h"
 
 namespace edgesim {
 

@@ -17,7 +17,7 @@ namespace edgesim {
 std::string network_label(const std::string& model_path) {
   const std::filesystem::path p(model_path);
   const std::string stem = p.stem().string();
-  if ((stem == "model" || stem == "network") && !p.parent_path().filename().empty())
+  if ((stem == "model" || stem == "network" || stem == "model_int") && !p.parent_path().filename().empty())
     return p.parent_path().filename().string();
   return stem;
 }
@@ -42,7 +42,12 @@ FlowOutcome run_flow(const FlowRequest& req) {
   o.schedule = build_schedule(o.graph, o.spec, o.tilings, req.schedule);
   check_allocation(o.schedule);
   o.schedule.network = network_label(req.model);
-  if (req.simulate) o.sim = simulate(o.graph, o.schedule, o.spec, o.inputs, req.sim);
+  if (req.simulate) {
+    o.sim = simulate(o.graph, o.schedule, o.spec, o.inputs, req.sim);
+    for (LayerStats& L : o.sim.result.layers)
+      if (L.step >= 0 && static_cast<size_t>(L.step) < o.schedule.steps.size())
+        L.engine_reason = engine_reason(o.graph, o.engines, o.schedule.steps[static_cast<size_t>(L.step)].node);
+  }
   return o;
 }
 

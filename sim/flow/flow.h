@@ -63,7 +63,7 @@ struct FlowOutcome {
 };
 
 // The label of a network in reports: the file stem, or the folder for the generic names of
-// models/*/model.onnx and Deeploy's network.onnx.
+// models/*/model.onnx, Deeploy's network.onnx and DORY's model_int.onnx.
 std::string network_label(const std::string& model_path);
 
 FlowOutcome run_flow(const FlowRequest& req);

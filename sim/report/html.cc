@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "sim/report/format.h"
+#include "sim/report/provenance.h"
 #include "sim/report/report.h"
 #include "sim/report/svg.h"
 #include "compiler/io/write_file.h"
@@ -55,6 +56,8 @@ td.name{white-space:normal;overflow-wrap:anywhere;min-width:120px;max-width:320p
 tr.total td{font-weight:600;border-top:2px solid #d8dee4}
 tbody tr:nth-child(even){background:#fafbfc}
 .note{font-size:12px;color:#636c76;max-width:1000px}
+footer.provenance table{width:auto}footer.provenance th{position:static;background:none;color:#636c76;font-weight:400}
+footer.provenance td{white-space:normal;overflow-wrap:anywhere}
 )";
 
 // Escaped name with line-break opportunities after '/', '_' and '.' (ONNX paths are long).
@@ -141,14 +144,52 @@ std::string table(const RunResult& r) {
   return s + "</tbody>\n</table></div>\n";
 }
 
+// "policy dory · buffering double · fidelity gvsoc · 175 MHz · 8 cores", leaving out what a
+// platform does not have (no cluster: no core count) instead of printing empty fields.
+std::string run_parameters(const RunResult& r) {
+  std::string s;
+  auto add = [&s](const std::string& label, const std::string& v) {
+    if (!v.empty()) s += (s.empty() ? "" : " · ") + label + v;
+  };
+  add("policy ", r.policy);
+  add("buffering ", r.buffering);
+  add("fidelity ", r.fidelity);
+  if (r.freq_hz > 0) add("", report::frequency(r.freq_hz));
+  if (r.n_cores > 0) add("", fmt::format("{} {}", r.n_cores, r.n_cores == 1 ? "core" : "cores"));
+  return s;
+}
+
+// Which tiling each layer ran with, and why it is on its engine.
+std::string tiling_table(const RunResult& r) {
+  std::string s =
+      "<div class=\"scroll\"><table>\n<thead><tr><th class=\"n\">#</th><th>name</th><th>engine</th>"
+      "<th>why this engine</th><th>L2&rarr;L1 tile (Cout&times;rows&times;cols, out / in)</th><th class=\"n\">L1 bytes</th>"
+      "<th>L3&rarr;L2 slab</th></tr></thead>\n<tbody>\n";
+  for (size_t i = 0; i < r.layers.size(); ++i) {
+    const LayerStats& l = r.layers[i];
+    const LayerTilingStats& t = l.tiling;
+    s += fmt::format(
+        "<tr><td class=\"n\">{}</td><td class=\"name\">{}</td><td><span class=\"key\" style=\"background:{}\"></span>{}"
+        "</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n",
+        i, breakable(l.name), report::engine_colour(l.engine), escape(l.engine), escape(l.engine_reason),
+        t.tiled ? escape(t.l1_label) : "whole tensors in L2", t.tiled ? group_digits(t.l1_bytes) : "-",
+        t.tiled ? escape(t.l3_label) : "-");
+  }
+  return s + "</tbody>\n</table></div>\n";
+}
+
 std::string memory_section(const RunResult& r) {
   if (r.memory.empty()) return "<p class=\"meta\">No memory occupancy recorded.</p>\n";
   std::string s = "<div class=\"mem\">\n";
   for (const MemoryUse& m : r.memory) {
-    const std::string share = m.capacity > 0 ? ", " + percent(m.high_water, m.capacity) + " of capacity" : "";
+    // L1's line is the policy's usable budget (the level less stacks and reserves), not its size.
+    const std::string what = m.is_budget ? "the policy's budget" : "capacity";
+    const std::string share = m.capacity > 0 ? ", " + percent(m.high_water, m.capacity) + " of " + what : "";
+    std::string cap = m.capacity > 0 ? escape(report::bytes_label(m.capacity)) : "unknown";
+    if (m.is_budget) cap = "policy budget " + cap + " of the " + escape(report::bytes_label(m.size)) + " " + escape(m.level);
+    else cap = "capacity " + cap;
     s += "<div><h3>" + escape(m.level) + "</h3><div class=\"meta\">high water " +
-         escape(report::bytes_label(m.high_water)) + share + ", capacity " +
-         (m.capacity > 0 ? escape(report::bytes_label(m.capacity)) : "unknown") + "</div>\n";
+         escape(report::bytes_label(m.high_water)) + share + ", " + cap + "</div>\n";
     s += report::memory_chart(m, r) + "</div>\n";
   }
   return s + "</div>\n";
@@ -162,10 +203,7 @@ std::string run_to_html(const RunResult& r) {
   s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   s += "<title>" + escape(title) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n<main>\n";
   s += "<h1>" + escape(title) + "</h1>\n";
-  s += "<div class=\"meta\">" +
-       escape(fmt::format("policy {} · buffering {} · fidelity {} · {} · {} cores", r.policy, r.buffering, r.fidelity,
-                          report::frequency(r.freq_hz), r.n_cores)) +
-       "</div>\n";
+  s += "<div class=\"meta\">" + escape(run_parameters(r)) + "</div>\n";
   s += summary(r);
   s += "<h2>Where the cycles go, per layer</h2>\n" + report::layer_chart(r);
   s += "<p class=\"note\">compute: cycles the engine spends in kernels; overhead: fixed costs (fork, barriers, DMA "
@@ -177,6 +215,8 @@ std::string run_to_html(const RunResult& r) {
        escape(report::time_at_clock(r.total_cycles, r.freq_hz)) + "; " + group_digits(r.accounted_cycles) +
        " accounted = the layers' own counters, as DORY/Deeploy print them (wall cycles add the network loop's "
        "blocking L3&rarr;L2 weight reads)</p>\n";
+  s += "<h2>Tiling and engines</h2>\n" + tiling_table(r);
+  s += report::provenance_html(r.provenance);
   return s + "</main>\n</body>\n</html>\n";
 }
 

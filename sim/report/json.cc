@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/format.h"
+#include "sim/report/provenance.h"
 #include "sim/report/report.h"
 #include "compiler/io/write_file.h"
 
@@ -13,6 +14,23 @@ namespace edgesim {
 namespace {
 
 using nlohmann::json;
+
+json shape_json(const TileShape& s) { return json::array({s.c, s.h, s.w}); }
+
+// null for a step without a tiling (a whole-tensor op in L2).
+json tiling_json(const LayerTilingStats& t) {
+  if (!t.tiled) return nullptr;
+  json l3 = nullptr;
+  if (t.l3)
+    l3 = {{"slab", shape_json(t.l3_slab)}, {"in_rows", t.l3_in_rows}, {"streams", t.l3_streams}, {"label", t.l3_label}};
+  return {{"policy", t.policy},
+          {"l1", {{"out", shape_json(t.l1_out)},
+                  {"in", shape_json(t.l1_in)},
+                  {"buffering", t.l1_buffering == 2 ? "double" : "single"},
+                  {"bytes", t.l1_bytes},
+                  {"label", t.l1_label}}},
+          {"l3", l3}};
+}
 
 json layer_json(const LayerStats& l) {
   return {{"step", l.step},
@@ -30,7 +48,9 @@ json layer_json(const LayerStats& l) {
           {"end", l.end},
           {"dma_bytes_in", l.dma_bytes_in},
           {"dma_bytes_out", l.dma_bytes_out},
-          {"l3_bytes", l.l3_bytes}};
+          {"l3_bytes", l.l3_bytes},
+          {"tiling", tiling_json(l.tiling)},
+          {"engine_reason", l.engine_reason}};
 }
 
 json memory_json(const MemoryUse& m) {
@@ -63,7 +83,8 @@ std::string run_to_json(const RunResult& r) {
                     {"engines", engines},
                     {"warnings", r.warnings},
                     {"layers", std::move(layers)},
-                    {"memory", std::move(memory)}};
+                    {"memory", std::move(memory)},
+                    {"provenance", report::provenance_json(r.provenance)}};
   // Invalid UTF-8 in a node name becomes U+FFFD instead of an exception.
   return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }

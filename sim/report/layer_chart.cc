@@ -1,7 +1,8 @@
 // layer_chart: where each layer's cycles go, as horizontal stacked bars (compute, overhead,
 // DMA wait; the split of run_result.h) on a shared cycle axis. One row per layer, so the chart
 // height grows with the layer count: rows are 24 px for small networks and shrink to 12 px
-// (labels 9 px) so that ~150 layers stay legible in about 2000 px. Long names are shortened;
+// (labels 9 px) so that ~150 layers stay legible in about 2000 px. A coloured square before each
+// name says which engine ran the layer (legend top left). Long names are shortened;
 // each row's <title> tooltip carries the full name and figures. The cycle axis is drawn at the
 // bottom, and also at the top when the chart is tall.
 #include <algorithm>
@@ -23,8 +24,25 @@ constexpr double kLegend = 30;   // legend strip above the plot
 constexpr double kAxis = 22;     // one axis' tick labels
 constexpr size_t kNameChars = 36;
 
-std::string legend() {
+// Engines in order of first appearance.
+std::vector<std::string> engines_of(const RunResult& r) {
+  std::vector<std::string> e;
+  for (const LayerStats& l : r.layers)
+    if (std::find(e.begin(), e.end(), l.engine) == e.end()) e.push_back(l.engine);
+  return e;
+}
+
+std::string legend(const RunResult& r) {
   std::string s;
+  // Engine markers (the square left of each layer name), then the cycle split.
+  double ex = 8;
+  s += fmt::format(R"(<text x="{}" y="20.5" class="legend muted">engine</text>)", coord(ex));
+  ex += 52;
+  for (const std::string& e : engines_of(r)) {
+    s += fmt::format(R"(<rect x="{}" y="10" width="10" height="12" rx="2" fill="{}"/>)", coord(ex), engine_colour(e));
+    s += fmt::format(R"(<text x="{}" y="20.5" class="legend">{}</text>)", coord(ex + 14), escape(e));
+    ex += 26 + 7.5 * static_cast<double>(e.size());
+  }
   double x = kLeft;
   for (const auto& [label, colour] : {std::pair{"compute", kComputeColour}, std::pair{"overhead", kOverheadColour},
                                       std::pair{"DMA wait", kDmaWaitColour}}) {
@@ -79,7 +97,7 @@ std::string layer_chart(const RunResult& r) {
       R"(role="img" aria-label="cycles per layer">)",
       coord(kWidth), coord(height));
   s += fmt::format(R"(<style>.rowlabel{{font-size:{}px}}</style>)", coord(font));
-  s += legend();
+  s += legend(r);
   for (size_t i = 0; i < r.layers.size(); i += 2)  // zebra stripes
     s += fmt::format(R"(<rect x="0" y="{}" width="{}" height="{}" class="stripe"/>)",
                      coord(plot_top + row * static_cast<double>(i)), coord(kWidth), coord(row));
@@ -97,6 +115,8 @@ std::string layer_chart(const RunResult& r) {
     const double mid = y + row / 2 + font * 0.35;
     s += "<g><title>" + escape(tooltip(i, l)) + "</title>";
     s += fmt::format(R"(<text x="{}" y="{}" class="rowlabel muted" text-anchor="end">{}</text>)", coord(34), coord(mid), i);
+    s += fmt::format(R"(<rect x="40" y="{}" width="8" height="{}" rx="1.5" fill="{}"/>)", coord(y + (row - bar) / 2),
+                     coord(bar), engine_colour(l.engine));
     s += fmt::format(R"(<text x="{}" y="{}" class="rowlabel" text-anchor="end">{}</text>)", coord(kLeft - 8), coord(mid),
                      escape(shorten(l.name, kNameChars)));
     double x = kLeft;

@@ -74,7 +74,8 @@ std::string memory_chart(const MemoryUse& m, const RunResult& r) {
     s += fmt::format(R"(<text x="{}" y="{}" class="tick {}" text-anchor="end">{}</text>)", coord(kWidth - kRight - 2),
                      coord(y - 4), cls, escape(label));
   };
-  if (m.capacity > 0) level_line(m.capacity, "capacity", "capacity " + bytes_label(m.capacity));
+  if (m.capacity > 0)
+    level_line(m.capacity, "capacity", (m.is_budget ? "policy budget " : "capacity ") + bytes_label(m.capacity));
   // The high-water label would collide with the capacity label when the two are close.
   const bool hw_label = m.capacity <= 0 || y_of(static_cast<double>(m.high_water)) - y_of(static_cast<double>(m.capacity)) > 14;
   if (m.high_water > 0) level_line(m.high_water, "highwater", hw_label ? "high water " + bytes_label(m.high_water) : "");

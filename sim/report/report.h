@@ -11,14 +11,20 @@
 namespace edgesim {
 
 // Per-layer table (op, engine, MACs, cycles, accounted cycles, MAC/cycle, compute / DMA-wait /
-// overhead split, tiles), a TOTAL row, the wall and accounted totals and the verification status.
-void print_run_table(std::ostream& os, const RunResult& r);
+// overhead split, tiles), a TOTAL row, the tiling table (L2->L1 tile, L1 bytes, L3->L2 slab, why
+// this engine), the wall and accounted totals and the verification status. The tables fit
+// `width` columns (100 by default, abbreviating or hiding columns and saying so); 0 shows all.
+void print_run_table(std::ostream& os, const RunResult& r, size_t width = 100);
 
 // {"network", "platform", "policy", "buffering", "fidelity", "freq_hz", "n_cores", "total_cycles",
 //  "accounted_cycles", "total_macs", "data", "verified", "verify_message", "engines": [...],
-//  "warnings": [...], "layers": [{step, name, op, engine, macs, cycles, accounted_cycles,
+//  "warnings": [...], "provenance": {...}, "layers": [{step, name, op, engine, macs, cycles, accounted_cycles,
 //  compute_cycles, dma_wait_cycles, overhead_cycles, tiles, start, end, dma_bytes_in,
-//  dma_bytes_out, l3_bytes}], "memory": [...]}
+//  dma_bytes_out, l3_bytes, engine_reason, tiling}], "memory": [...]}
+// provenance: how the run was made (sim/report/provenance.h: command line, version and commit,
+// platform and spec hash, overrides, options, files with hashes).
+// tiling: null for a whole-tensor step, else {policy, l1: {out: [c,h,w], in: [c,h,w], buffering,
+// bytes, label}, l3: null or {slab: [c,h,w], in_rows, streams, label}} (shapes Cout x rows x cols).
 // total_cycles is wall clock; accounted_cycles (run and layer) what the deployment's own per-layer
 // counters bracket (sim/stats/run_result.h).
 std::string run_to_json(const RunResult& r);

@@ -73,4 +73,14 @@ std::string bytes_label(int64_t bytes) {
   return s + " " + u.name;
 }
 
+const char* engine_colour(const std::string& engine) {
+  if (engine == "cluster") return "#6E7781";
+  if (engine == "npu") return "#8250DF";
+  if (engine == "mvu") return "#1A7F64";
+  if (engine == "host") return "#BF8700";
+  if (engine == "digital") return "#0969DA";
+  if (engine == "analog") return "#BC4C00";
+  return "#AFB8C1";
+}
+
 }  // namespace edgesim::report

@@ -37,6 +37,9 @@ std::string bytes_label(int64_t bytes);
 inline constexpr const char* kComputeColour = "#4C78A8";
 inline constexpr const char* kOverheadColour = "#F2A33A";
 inline constexpr const char* kDmaWaitColour = "#D9534F";
+// Colour of an engine's marker in the per-layer chart (cluster, npu, mvu, and the DIANA engines
+// host / digital / analog); other names get a neutral grey.
+const char* engine_colour(const std::string& engine);
 
 // Horizontal stacked bars, one row per layer: compute / overhead / DMA wait in cycles.
 std::string layer_chart(const RunResult& r);

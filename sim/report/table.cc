@@ -1,9 +1,10 @@
 // print_run_table: the terminal summary of `edgesim run`. A few header lines naming the run,
 // one row per layer with its wall and accounted cycles and the cycle split of docs/report.md
 // (compute / DMA wait / overhead, each in cycles and % of the layer), a TOTAL row with the sums
-// over the layers, the wall and accounted totals, the run time at the cluster clock and the
-// verification status. Column widths follow the content; the output
-// depends only on the RunResult (no locale, no terminal width).
+// over the layers; then the tiling table (L2->L1 tile, L1 bytes, L3->L2 slab per layer and why it
+// runs on its engine); then the wall and accounted totals, the run time at the cluster clock and
+// the verification status. Both tables fit `width` columns (sim/report/text_table.h; 0 = --wide);
+// the output depends only on the RunResult and the width (no locale, no terminal query).
 #include <algorithm>
 #include <ostream>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "sim/report/format.h"
 #include "sim/report/report.h"
+#include "sim/report/text_table.h"
 
 namespace edgesim {
 
@@ -18,25 +20,32 @@ namespace {
 
 using report::group_digits;
 using report::percent;
+using report::TableColumn;
 
-constexpr size_t kNameChars = 32;  // longer layer names are shortened around "..."
-
-struct Column {
-  std::string title;
-  bool left;  // left-aligned (text) or right-aligned (numbers)
-};
-
-const std::vector<Column>& columns() {
-  static const std::vector<Column> cols = {
-      {"#", false},       {"name", true},  {"op", true},       {"engine", true}, {"MACs", false},
-      {"cycles", false},  {"accounted", false}, {"MAC/cyc", false}, {"compute", false}, {"%", false},  {"DMA wait", false},
-      {"%", false},       {"overhead", false}, {"%", false},     {"tiles", false}};
-  return cols;
+// The cycles table: on a 100-column terminal the absolute compute / DMA-wait / overhead columns,
+// then MACs, MAC/cycle, accounted cycles and tiles give way first (their percentages and the
+// totals below stay); --wide shows all.
+std::vector<TableColumn> cycle_columns() {
+  return {{"#"},
+          {"name", true, 14},
+          {"op", true, 14},
+          {"engine", true},
+          {"MACs", false, 0, 2},
+          {"cycles"},
+          {"accounted", false, 0, 4},
+          {"MAC/cyc", false, 0, 3},
+          {"compute", false, 0, 1},
+          {"compute%"},
+          {"DMA wait", false, 0, 1},
+          {"wait%"},
+          {"overhead", false, 0, 1},
+          {"ovh%"},
+          {"tiles", false, 0, 5}};
 }
 
 std::vector<std::string> layer_row(size_t index, const LayerStats& l) {
   return {std::to_string(index),
-          report::shorten(l.name, kNameChars),
+          l.name,
           l.op,
           l.engine,
           group_digits(l.macs),
@@ -70,22 +79,37 @@ std::vector<std::string> total_row(const report::Totals& t) {
           std::to_string(t.tiles)};
 }
 
-void print_row(std::ostream& os, const std::vector<std::string>& cells, const std::vector<size_t>& width) {
-  std::string line;
-  for (size_t c = 0; c < cells.size(); ++c) {
-    const std::string pad(width[c] - cells[c].size(), ' ');
-    if (c > 0) line += "  ";
-    line += columns()[c].left ? cells[c] + pad : pad + cells[c];
+// The tiling table: which tiling each layer ran with and why it is on its engine. Columns that
+// would say nothing are left out: the L3 slab when no layer streams from L3, the reason when the
+// platform has a single engine.
+std::string tiling_table(const RunResult& r, size_t width) {
+  bool reasons = false, l3 = false;
+  for (const LayerStats& l : r.layers) {
+    reasons = reasons || (!l.engine_reason.empty() && l.engine_reason != "the only engine");
+    l3 = l3 || (l.tiling.tiled && l.tiling.l3);
   }
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  os << line << '\n';
+  std::vector<report::TableColumn> cols = {
+      {"#"}, {"name", true, 14}, {"engine", true}, {"L2->L1 tile (out / in)", true, 14}, {"L1 B", false, 0, 2}};
+  if (l3) cols.push_back({"L3->L2 slab", true, 11, 3});
+  if (reasons) cols.push_back({"why this engine", true, 20, 1});
+  report::TextTable t(cols);
+  for (size_t i = 0; i < r.layers.size(); ++i) {
+    const LayerStats& l = r.layers[i];
+    const LayerTilingStats& ti = l.tiling;
+    std::vector<std::string> row = {std::to_string(i), l.name, l.engine, ti.tiled ? ti.l1_label : "whole tensors in L2",
+                                    ti.tiled ? group_digits(ti.l1_bytes) : "-"};
+    if (l3) row.push_back(ti.tiled ? ti.l3_label : "-");
+    if (reasons) row.push_back(l.engine_reason);
+    t.add_row(std::move(row));
+  }
+  return t.render(width);
 }
 
 std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
 
 }  // namespace
 
-void print_run_table(std::ostream& os, const RunResult& r) {
+void print_run_table(std::ostream& os, const RunResult& r, size_t width) {
   os << "network:      " << or_dash(r.network) << '\n';
   os << "platform:     " << or_dash(r.platform) << " @ " << report::frequency(r.freq_hz);
   if (r.n_cores > 0) os << ", " << r.n_cores << (r.n_cores == 1 ? " core" : " cores");
@@ -95,36 +119,21 @@ void print_run_table(std::ostream& os, const RunResult& r) {
   os << "fidelity:     " << or_dash(r.fidelity) << '\n';
   os << '\n';
 
-  std::vector<std::vector<std::string>> rows;
-  rows.reserve(r.layers.size() + 2);
-  std::vector<std::string> header;
-  for (const Column& c : columns()) header.push_back(c.title);
-  rows.push_back(header);
-  for (size_t i = 0; i < r.layers.size(); ++i) rows.push_back(layer_row(i, r.layers[i]));
+  report::TextTable t(cycle_columns());
+  for (size_t i = 0; i < r.layers.size(); ++i) t.add_row(layer_row(i, r.layers[i]));
+  t.add_rule();
   const report::Totals totals = report::layer_totals(r);
-  rows.push_back(total_row(totals));
-
-  std::vector<size_t> width(columns().size(), 0);
-  for (const auto& row : rows)
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  size_t line_width = 2 * (width.size() - 1);
-  for (size_t w : width) line_width += w;
-  const std::string rule(line_width, '-');
-
-  print_row(os, rows.front(), width);
-  os << rule << '\n';
-  for (size_t i = 1; i + 1 < rows.size(); ++i) print_row(os, rows[i], width);
-  os << rule << '\n';
-  print_row(os, rows.back(), width);
-  os << '\n';
+  t.add_row(total_row(totals));
+  os << t.render(width) << '\n';
+  os << tiling_table(r, width) << '\n';
 
   os << "total:        " << group_digits(r.total_cycles) << " cycles (wall) = "
      << report::time_at_clock(r.total_cycles, r.freq_hz)
      << ", " << group_digits(r.total_macs) << " MACs, " << report::mac_per_cycle(r.total_macs, r.total_cycles)
      << " MAC/cycle\n";
   os << "accounted:    " << group_digits(r.accounted_cycles)
-     << " cycles = the layers' own counters, as DORY/Deeploy print them (wall cycles add the network loop's "
-        "blocking L3->L2 weight reads)\n";
+     << " cycles = the layers' own counters, as DORY/Deeploy print them (wall cycles add the\n"
+        "              network loop's blocking L3->L2 weight reads)\n";
   if (totals.cycles != r.total_cycles)
     os << "note:         layers cover " << group_digits(totals.cycles) << " of the " << group_digits(r.total_cycles)
        << " cycles\n";

@@ -6,6 +6,7 @@
 // Slices are complete events ("ph": "X"); ts / dur are microseconds of the cluster clock
 // (cycles / freq_hz * 1e6), or one microsecond per cycle when the frequency is unknown, so a
 // viewer's time axis reads as real time. args carry the step, the layer name and the cycles.
+// otherData names the run and carries its provenance (sim/report/provenance.h).
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -15,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/provenance.h"
 #include "sim/report/report.h"
 #include "compiler/io/write_file.h"
 
@@ -119,7 +121,8 @@ std::string run_to_trace(const RunResult& r) {
                       {"fidelity", r.fidelity},
                       {"freq_hz", r.freq_hz},
                       {"time_unit", r.freq_hz > 0 ? "us of the cluster clock" : "1 us per cycle (no clock frequency)"},
-                      {"total_cycles", r.total_cycles}}}};
+                      {"total_cycles", r.total_cycles},
+                      {"provenance", report::provenance_json(r.provenance)}}}};
   // Compact: traces of large networks hold hundreds of thousands of events.
   return doc.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }

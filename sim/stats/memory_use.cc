@@ -17,7 +17,9 @@ std::vector<MemoryUse> memory_use(const Schedule& s, const PlatformSpec& p) {
   for (Level l : {Level::L1, Level::L2, Level::L3, Level::WMEM}) {
     MemoryUse u;
     u.level = level_name(l);
-    u.capacity = l == Level::L1 ? l1_cap : l == Level::L2 ? p.l2.size : l == Level::L3 ? p.l3.size : p.wmem.size;
+    u.size = l == Level::L1 ? p.l1.size : l == Level::L2 ? p.l2.size : l == Level::L3 ? p.l3.size : p.wmem.size;
+    u.capacity = l == Level::L1 ? l1_cap : u.size;
+    u.is_budget = l == Level::L1 && l1_cap != p.l1.size;
     u.high_water = s.high_water[static_cast<size_t>(l)];
     u.per_step.assign(n, 0);
     bool used = false;

@@ -17,7 +17,27 @@
 #include <string>
 #include <vector>
 
+#include "sim/stats/provenance.h"
+
 namespace edgesim {
+
+// How a layer was tiled (the Schedule's LayerTiling, compiler/tiler/tiling.h), for reports. Shapes
+// are Cout x rows x cols. Steps without a tiling (whole-tensor ops in L2) have tiled = false.
+struct TileShape {
+  int64_t c = 0, h = 0, w = 0;
+};
+struct LayerTilingStats {
+  bool tiled = false;
+  std::string policy;             // the policy that chose the tiling
+  TileShape l1_out, l1_in;        // L2->L1 tile: output extent and the input extent it reads
+  int l1_buffering = 1;           // 1 single, 2 double
+  int64_t l1_bytes = 0;           // L1 footprint under the policy's accounting
+  bool l3 = false;                // L3-tiled (slabs streamed between L3 and L2)
+  TileShape l3_slab;              // L2 slab (output)
+  int64_t l3_in_rows = 0;         // input rows one slab reads
+  std::string l3_streams;         // "x,w,y": what streams from/to L3
+  std::string l1_label, l3_label; // compiler/tiler/tiling_label.h wording
+};
 
 struct LayerStats {
   int step = -1;                  // index into Schedule::steps
@@ -35,6 +55,8 @@ struct LayerStats {
   int64_t dma_bytes_in = 0;       // L2->L1 (cluster DMA)
   int64_t dma_bytes_out = 0;      // L1->L2
   int64_t l3_bytes = 0;           // L3<->L2
+  LayerTilingStats tiling;
+  std::string engine_reason;      // why the node runs on `engine` ("first engine that runs it", "not npu: dilation")
 };
 
 // One slice of a timeline, for the trace: `track` is a core ("core 3"), an engine ("cluster")
@@ -54,6 +76,8 @@ struct MemoryUse {
   int64_t capacity = 0;           // bytes (the policy budget for L1, the level size otherwise)
   int64_t high_water = 0;         // bytes
   std::vector<int64_t> per_step;  // bytes live at each step (size = number of steps)
+  int64_t size = 0;               // bytes: the level's size in the platform
+  bool is_budget = false;         // capacity is the policy's usable budget, not the size
 };
 
 struct RunResult {
@@ -71,6 +95,7 @@ struct RunResult {
   std::vector<TraceSlice> trace;  // empty unless requested
   std::vector<MemoryUse> memory;
   std::vector<std::string> warnings;   // e.g. an MVU slice violating the quantizer constraint
+  Provenance provenance;          // filled by the CLI; empty in library use
 };
 
 }  // namespace edgesim

@@ -1,14 +1,17 @@
 // Charts of a sweep's total cycles (charts.h): heatmaps over two varied keys, line plots over
-// one, infeasible points hatched grey with the reason in a <title> tooltip.
+// one (numeric keys on a numeric axis), infeasible points hatched grey with a short visible reason
+// ("L1 too small") and the whole reason in a <title> tooltip.
 #include "sim/sweep/charts.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "platforms/loader/units.h"
 #include "sim/report/format.h"
 #include "sim/report/svg.h"
 
@@ -38,6 +41,40 @@ std::string hatch_defs(const std::string& id) {
                      R"~(patternTransform="rotate(45)"><rect width="6" height="6" fill="#d0d7de"/>)~"
                      R"(<line x1="0" y1="0" x2="0" y2="6" stroke="#8c959f" stroke-width="2"/></pattern></defs>)",
                      id);
+}
+
+// What a hatched (infeasible) cell says without hovering: the kind of failure in a few words.
+std::string short_reason(const PointRecord& r) {
+  if (r.status == "error") return "error";
+  const std::string& w = r.reason;
+  auto has = [&w](const char* t) { return w.find(t) != std::string::npos; };
+  if (has("L1 budget") || has("no L2->L1 tiling")) return "L1 too small";
+  if (has("L2 budget") || has("L2 overflow") || has("L3->L2") || has("L2 ")) return "L2 too small";
+  if (has("WMEM") || has("weight memory")) return "WMEM full";
+  if (has("no engine")) return "no engine";
+  if (has("is not a") || has("must be") || has("out of range")) return "bad value";
+  return "infeasible";
+}
+
+// The values of an axis as numbers when every one is a size, frequency or plain number (a
+// numeric axis: points placed by value), else nothing (categorical, evenly spaced).
+std::optional<std::vector<double>> numeric_values(const Axis& a) {
+  std::vector<double> v;
+  for (const std::string& text : a.values) {
+    std::optional<double> x;
+    for (auto parse : {+[](const std::string& t) { return static_cast<double>(parse_size(t)); },
+                       +[](const std::string& t) { return static_cast<double>(parse_frequency(t)); },
+                       +[](const std::string& t) { return parse_bandwidth(t); }}) {
+      try {
+        x = parse(text);
+        break;
+      } catch (const UnitError&) {
+      }
+    }
+    if (!x) return std::nullopt;
+    v.push_back(*x);
+  }
+  return v;
 }
 
 std::string tooltip(const SweepSpec& s, const PointRecord& r) {
@@ -94,12 +131,12 @@ std::string heatmap(const SweepSpec& s, size_t ya, size_t xa, const std::map<std
       coord(w), coord(h), escape(Y.key), escape(X.key));
   out += hatch_defs(id);
   out += fmt::format(R"(<text x="{}" y="14" text-anchor="middle">{}</text>)",
-                     coord(left + cw * static_cast<double>(X.values.size()) / 2), escape(X.key));
+                     coord(left + cw * static_cast<double>(X.values.size()) / 2), escape(axis_title(s.axes, xa)));
   for (size_t x = 0; x < X.values.size(); ++x)
     out += fmt::format(R"(<text x="{}" y="{}" class="tick" text-anchor="middle">{}</text>)", coord(left + cw * (x + 0.5)),
                        coord(top - 8), escape(X.values[x]));
   out += fmt::format(R"~(<text transform="translate(14 {}) rotate(-90)" text-anchor="middle">{}</text>)~",
-                     coord(top + ch * static_cast<double>(Y.values.size()) / 2), escape(Y.key));
+                     coord(top + ch * static_cast<double>(Y.values.size()) / 2), escape(axis_title(s.axes, ya)));
   for (size_t y = 0; y < Y.values.size(); ++y) {
     out += fmt::format(R"(<text x="{}" y="{}" class="tick" text-anchor="end">{}</text>)", coord(left - 6),
                        coord(top + ch * (y + 0.5) + 4), escape(Y.values[y]));
@@ -113,9 +150,9 @@ std::string heatmap(const SweepSpec& s, size_t ya, size_t xa, const std::map<std
       const std::string fill = ok ? ramp(t) : "url(#" + id + ")";
       out += fmt::format(R"(<g class="{}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" class="cell" fill="{}"/>)",
                          ok ? "pt" : "pt infeasible", tooltip(s, r), coord(cx), coord(cy), coord(cw), coord(ch), fill);
-      out += fmt::format(R"(<text x="{}" y="{}" class="lbl" text-anchor="middle" style="fill:{}">{}</text></g>)",
-                         coord(cx + cw / 2), coord(cy + ch / 2 + 4), ok && t > 0.55 ? "#fff" : "#1f2328",
-                         ok ? cell_label(r.total_cycles) : (r.status == "error" ? "error" : "n/a"));
+      out += fmt::format(R"(<text x="{}" y="{}" class="lbl{}" text-anchor="middle" style="fill:{}">{}</text></g>)",
+                         coord(cx + cw / 2), coord(cy + ch / 2 + 4), ok ? "" : " why", ok && t > 0.55 ? "#fff" : "#1f2328",
+                         ok ? cell_label(r.total_cycles) : short_reason(r));
     }
   }
   // Legend: colour bar from the fewest to the most cycles, then the infeasible swatch.
@@ -137,7 +174,8 @@ std::string heatmap(const SweepSpec& s, size_t ya, size_t xa, const std::map<std
   return out + "</svg>";
 }
 
-// Line plot of total cycles over the values of axis `xa` (categorical, evenly spaced).
+// Line plot of total cycles over the values of axis `xa`: placed by value when the values are
+// numbers (sizes, frequencies), else categorical and evenly spaced.
 std::string line_plot(const SweepSpec& s, size_t xa, const std::vector<const PointRecord*>& rs, const Range& range,
                       const std::string& id) {
   const Axis& X = s.axes[xa];
@@ -145,7 +183,15 @@ std::string line_plot(const SweepSpec& s, size_t xa, const std::vector<const Poi
   const double left = 70, right = 20, top = 20, bottom = 52;
   const double pw = w - left - right, ph = h - top - bottom;
   const std::vector<double> yt = report::nice_ticks(static_cast<double>(std::max<int64_t>(range.hi, 1)) * 1.06, 5);
-  auto x_of = [&](size_t i) { return left + pw * (static_cast<double>(i) + 0.5) / static_cast<double>(X.values.size()); };
+  const std::optional<std::vector<double>> num = numeric_values(X);
+  double lo = 0, hi = 0;
+  if (num) lo = *std::min_element(num->begin(), num->end()), hi = *std::max_element(num->begin(), num->end());
+  const bool by_value = num && hi > lo;
+  const double margin = 0.5 / static_cast<double>(X.values.size());   // keep the end points off the frame
+  auto x_of = [&](size_t i) {
+    if (by_value) return left + pw * (margin + (1 - 2 * margin) * ((*num)[i] - lo) / (hi - lo));
+    return left + pw * (static_cast<double>(i) + 0.5) / static_cast<double>(X.values.size());
+  };
   auto y_of = [&](double v) { return top + ph - v * ph / yt.back(); };
   std::string out = fmt::format(
       R"(<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {0} {1}" width="{0}" height="{1}" role="img" )"
@@ -161,18 +207,29 @@ std::string line_plot(const SweepSpec& s, size_t xa, const std::vector<const Poi
   out += fmt::format(R"~(<text transform="translate(14 {}) rotate(-90)" text-anchor="middle">total cycles</text>)~",
                      coord(top + ph / 2));
   out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" class="axis"/>)", coord(left), coord(y_of(0)), coord(w - right));
-  for (size_t i = 0; i < X.values.size(); ++i)
+  // Value labels under the points; on a numeric axis a label too close to the last one drawn is
+  // left out (its value is in the point's tooltip and the table).
+  double last_label = -1e9;
+  for (size_t i = 0; i < X.values.size(); ++i) {
+    const double half = 3.5 * static_cast<double>(X.values[i].size());
+    if (x_of(i) - half < last_label + 6) continue;
     out += fmt::format(R"(<text x="{}" y="{}" class="tick" text-anchor="middle">{}</text>)", coord(x_of(i)),
                        coord(top + ph + 16), escape(X.values[i]));
-  out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", coord(left + pw / 2), coord(h - 8), escape(X.key));
+    last_label = x_of(i) + half;
+  }
+  out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)", coord(left + pw / 2), coord(h - 8),
+                     escape(axis_title(s.axes, xa)));
   // Infeasible points: a hatched band over the whole height (tooltip = reason).
-  const double band = pw / static_cast<double>(X.values.size());
+  double band = pw / static_cast<double>(X.values.size());
+  if (by_value)   // no wider than the closest neighbour spacing
+    for (size_t i = 1; i < X.values.size(); ++i) band = std::min(band, std::abs(x_of(i) - x_of(i - 1)));
   for (size_t i = 0; i < rs.size(); ++i)
     if (rs[i]->status != "ok")
       out += fmt::format(R"~(<g class="pt infeasible"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" fill="url(#{})" )~"
-                         R"(opacity="0.7"/><text x="{}" y="{}" class="lbl" text-anchor="middle">n/a</text></g>)",
+                         R"~(opacity="0.7"/><text transform="translate({} {}) rotate(-90)" class="lbl" )~"
+                         R"(text-anchor="middle">{}</text></g>)",
                          tooltip(s, *rs[i]), coord(x_of(i) - band * 0.4), coord(top), coord(band * 0.8), coord(ph), id,
-                         coord(x_of(i)), coord(top + ph / 2));
+                         coord(x_of(i) + 4), coord(top + ph / 2), short_reason(*rs[i]));
   std::string d;
   for (size_t i = 0; i < rs.size(); ++i) {
     if (rs[i]->status != "ok") {

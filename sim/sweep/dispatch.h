@@ -36,11 +36,11 @@ class InterruptGuard {
 // -j 1: evaluates the points one after the other in this process.
 void dispatch_in_process(const std::vector<size_t>& pending, const Evaluate& evaluate, const Sink& sink);
 
-// -j N: forks min(N, pending) worker processes before any evaluation in the parent. Each worker
-// reads point indices from its task pipe and writes "<index>\t<message>\n" to its result pipe;
-// the parent polls the result pipes and hands the next index to whichever worker finished
-// (dynamic assignment). A worker that dies yields an "error" message for its point from
-// `on_crash(index, why)`. Workers leave with _exit (no static destructors of SystemC).
+// -j N: evaluates the points on min(N, pending) forked worker processes (sim/workers/process_pool.h,
+// the pool `edgesim tune` uses too), dynamic assignment. A worker that dies on a point (a crash,
+// SIGKILL) is replaced and the point retried once on the new worker; a point that fails again, or
+// whose evaluation threw, yields the record `on_crash(index, why)` ("worker process killed by
+// signal 9 (tried 2 times)"), so no other point is lost. Workers leave with _exit.
 void dispatch_workers(int jobs, const std::vector<size_t>& pending, const Evaluate& evaluate, const Sink& sink,
                       const std::function<std::string(size_t, const std::string&)>& on_crash);
 

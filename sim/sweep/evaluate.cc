@@ -1,6 +1,7 @@
 // Evaluation of one sweep point (evaluate.h): platform, tiling, schedule, timing-only simulation.
 #include "sim/sweep/evaluate.h"
 
+#include <filesystem>
 #include <set>
 
 #include "compiler/frontend/import.h"
@@ -25,23 +26,86 @@ std::string one_line(std::string s) {
 
 std::string network_name(const std::string& path) { return network_label(path); }
 
-std::vector<SweepNetwork> import_networks(const std::vector<std::string>& paths) {
-  std::vector<SweepNetwork> nets;
-  std::set<std::string> names;
-  for (const std::string& p : paths) {
-    SweepNetwork n{p, network_name(p), import_onnx(p)};
-    if (!names.insert(n.name).second)
-      throw SweepError("two networks are named '" + n.name + "' (" + p + "): sweep networks need distinct names");
-    nets.push_back(std::move(n));
+void name_networks(SweepSpec& s, const std::vector<std::string>& args) {
+  s.networks.clear();
+  s.network_names.clear();
+  std::vector<bool> explicit_name;
+  for (const std::string& a : args) {
+    // NAME=path, unless the whole argument is an existing file (a path may contain '=').
+    const size_t eq = a.find('=');
+    std::error_code ec;
+    if (eq != std::string::npos && !std::filesystem::exists(a, ec)) {
+      if (eq == 0) throw SweepError("network " + a + ": empty NAME in NAME=path");
+      s.network_names.push_back(a.substr(0, eq));
+      s.networks.push_back(a.substr(eq + 1));
+      explicit_name.push_back(true);
+    } else {
+      s.network_names.push_back(network_name(a));
+      s.networks.push_back(a);
+      explicit_name.push_back(false);
+    }
   }
+  for (size_t i = 0; i < args.size(); ++i)
+    for (size_t j = i + 1; j < args.size(); ++j)
+      if (explicit_name[i] && explicit_name[j] && s.network_names[i] == s.network_names[j])
+        throw SweepError("two networks are named '" + s.network_names[i] + "' (NAME=path): names must differ");
+  // Qualify colliding derived names by more and more parent folders until all differ.
+  auto qualified = [&](size_t i, int depth) {
+    std::filesystem::path dir = std::filesystem::path(s.networks[i]).parent_path();
+    if (network_name(s.networks[i]) == dir.filename().string()) dir = dir.parent_path();   // model.onnx: the folder is the name
+    std::string prefix;
+    for (int d = 0; d < depth && !dir.empty() && dir.filename() != ".." && dir.filename() != "."; ++d, dir = dir.parent_path())
+      prefix = dir.filename().string() + (prefix.empty() ? "" : "/" + prefix);
+    return (prefix.empty() ? "" : prefix + "/") + network_name(s.networks[i]);
+  };
+  for (int depth = 1; depth <= 8; ++depth) {
+    std::vector<size_t> clashing;
+    for (size_t i = 0; i < args.size(); ++i)
+      for (size_t j = 0; j < args.size(); ++j)
+        if (i != j && !explicit_name[i] && s.network_names[i] == s.network_names[j]) {
+          clashing.push_back(i);
+          break;
+        }
+    if (clashing.empty()) return;
+    for (size_t i : clashing) s.network_names[i] = qualified(i, depth);
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    for (size_t j = i + 1; j < args.size(); ++j)
+      if (s.network_names[i] == s.network_names[j])
+        throw SweepError("two networks are named '" + s.network_names[i] + "' (" + s.networks[j] +
+                         "): give one a name with NAME=path");
+}
+
+std::string spec_network_name(const SweepSpec& s, size_t n) {
+  return n < s.network_names.size() ? s.network_names[n] : network_name(s.networks.at(n));
+}
+
+std::vector<SweepNetwork> import_networks(const SweepSpec& s) {
+  std::vector<SweepNetwork> nets;
+  for (size_t i = 0; i < s.networks.size(); ++i) nets.push_back({s.networks[i], spec_network_name(s, i), import_onnx(s.networks[i])});
   return nets;
 }
 
-size_t point_count(const SweepSpec& s) { return s.networks.size() * grid_size(s.axes); }
+std::string engines_label(const std::vector<std::string>& engines) {
+  std::string l;
+  for (const std::string& e : engines) l += (l.empty() ? "" : ",") + e;
+  return l;
+}
+
+size_t point_count(const SweepSpec& s) {
+  return s.networks.size() * s.policies.size() * s.engine_sets.size() * grid_size(s.axes);
+}
 
 PointRef point_at(const SweepSpec& s, size_t index) {
   const size_t g = grid_size(s.axes);
-  return {index / g, grid_point(s.axes, index % g)};
+  PointRef p;
+  p.values = grid_point(s.axes, index % g);
+  index /= g;
+  p.engines = s.engine_sets.at(index % s.engine_sets.size());
+  index /= s.engine_sets.size();
+  p.policy = s.policies.at(index % s.policies.size());
+  p.network = index / s.policies.size();
+  return p;
 }
 
 std::vector<std::string> axis_keys(const SweepSpec& s) {
@@ -50,18 +114,18 @@ std::vector<std::string> axis_keys(const SweepSpec& s) {
   return k;
 }
 
-PointRecord point_identity(const SweepSpec& s, const std::string& network, const std::vector<std::string>& values) {
+PointRecord point_identity(const SweepSpec& s, const PointRef& p) {
   PointRecord r;
-  r.network = network;
+  r.network = spec_network_name(s, p.network);
   r.platform = s.platform;
-  r.policy = s.policy;
-  r.values = values;
+  r.policy = p.policy;
+  r.engines = engines_label(p.engines);
+  r.values = p.values;
   return r;
 }
 
-PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const std::vector<std::string>& values,
-                           const TilingHint& hint) {
-  PointRecord r = point_identity(s, net.name, values);
+PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const TilingHint& hint) {
+  PointRecord r = point_identity(s, p);
   r.has_layers = true;
   auto fail = [&](const char* status, const std::string& why) {
     r.status = status;
@@ -71,22 +135,22 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const st
   try {
     PlatformSpec spec;
     try {
-      spec = load_platform(s.platform, point_overrides(s.axes, values));
+      spec = load_platform(s.platform, point_overrides(s.axes, p.values));
     } catch (const PlatformError& e) {
       return fail("infeasible", e.what());
     }
-    // Engines follow the point's platform (its `engines:` key and NPU).
+    // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
     Graph graph = net.graph;
     try {
-      assign_engines(graph, spec);
+      assign_engines(graph, spec, p.engines);
     } catch (const std::exception& e) {
       return fail("infeasible", e.what());
     }
     std::vector<LayerTiling> tilings;
     try {
-      tilings = tile_graph(graph, spec, s.policy);
+      tilings = tile_graph(graph, spec, p.policy);
     } catch (const TilingError& e) {
-      return fail("infeasible", e.what() + (hint ? hint(spec, s.policy, e) : std::string()));
+      return fail("infeasible", e.what() + (hint ? hint(spec, p.policy, e) : std::string()));
     }
     Schedule sched;
     try {

@@ -18,12 +18,16 @@
 
 namespace edgesim::sweep {
 
-// What to sweep. Networks are visited in order, each over the whole grid of `axes`.
+// What to sweep. The points are networks x policies x engine sets x the grid of `axes`, in that
+// order (the network varies slowest, the grid fastest).
 struct SweepSpec {
-  std::string platform;             // platform YAML path
-  std::string policy = "dory";
+  std::string platform;                          // platform YAML path
+  std::vector<std::string> policies = {"dory"};  // --policy a,b,c
+  // Engine preference lists (--engines npu,cluster --engines cluster); {} = the platform's own.
+  std::vector<std::vector<std::string>> engine_sets = {{}};
   std::vector<Axis> axes;
-  std::vector<std::string> networks;   // ONNX paths
+  std::vector<std::string> networks;             // ONNX paths
+  std::vector<std::string> network_names;        // their labels (name_networks); empty: network_name(path)
 };
 
 struct SweepNetwork {
@@ -31,18 +35,31 @@ struct SweepNetwork {
   Graph graph;
 };
 
-// The label of a network in the results: the file stem, or the folder for models/*/model.onnx
-// and Deeploy's network.onnx (as `edgesim run` names it).
+// The label of a network in the results: the file stem, or the folder for the generic names
+// (models/*/model.onnx, Deeploy's network.onnx, DORY's model_int.onnx), as `edgesim run` names it.
 std::string network_name(const std::string& path);
 
-// Imports every network (throws the importer's error for an unreadable or unsupported one, and
-// SweepError when two networks have the same name).
-std::vector<SweepNetwork> import_networks(const std::vector<std::string>& paths);
+// Splits "NAME=path" arguments and names every network: NAME when given, else network_name; when
+// two would share a name, the colliding ones are qualified by their parent folders until the
+// names differ ("dory/dscnn_test" vs "mine/dscnn_test"). Throws SweepError for an empty NAME or
+// two networks given the same explicit NAME. Fills s.networks (paths) and s.network_names.
+void name_networks(SweepSpec& s, const std::vector<std::string>& args);
+// The label of network n of a spec.
+std::string spec_network_name(const SweepSpec& s, size_t n);
 
-// Total number of points (networks × grid) and the (network, grid point) of a flat index.
+// Imports every network of the spec (throws the importer's error for an unreadable or unsupported
+// one).
+std::vector<SweepNetwork> import_networks(const SweepSpec& s);
+
+// "npu,cluster", or "" for the platform's own preference.
+std::string engines_label(const std::vector<std::string>& engines);
+
+// Total number of points and the (network, policy, engine set, grid point) of a flat index.
 size_t point_count(const SweepSpec& s);
 struct PointRef {
   size_t network = 0;
+  std::string policy;
+  std::vector<std::string> engines;
   std::vector<std::string> values;
 };
 PointRef point_at(const SweepSpec& s, size_t index);
@@ -50,11 +67,10 @@ PointRef point_at(const SweepSpec& s, size_t index);
 // Appended to a TilingError's message (e.g. the CLI's "(l1.size >= N B on gap8)").
 using TilingHint = std::function<std::string(const PlatformSpec&, const std::string&, const TilingError&)>;
 
-PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const std::vector<std::string>& values,
-                           const TilingHint& hint = {});
+PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const TilingHint& hint = {});
 
 // The record of a point before evaluation (identity fields only), for resume lookups.
-PointRecord point_identity(const SweepSpec& s, const std::string& network, const std::vector<std::string>& values);
+PointRecord point_identity(const SweepSpec& s, const PointRef& p);
 
 std::vector<std::string> axis_keys(const SweepSpec& s);
 

@@ -36,26 +36,77 @@ Axis parse_axis(const std::string& option) {
   return a;
 }
 
+std::vector<Axis> parse_link(const std::string& option, int link) {
+  std::vector<Axis> out;
+  size_t start = 0;
+  while (true) {
+    const size_t colon = option.find(':', start);
+    const std::string part = option.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    Axis a;
+    try {
+      a = parse_axis(part);
+    } catch (const SweepError& e) {
+      throw SweepError("--link " + option + ": " + std::string(e.what()).substr(std::string("--set ").size()));
+    }
+    a.link = link;
+    for (const Axis& o : out) {
+      if (o.key == a.key) throw SweepError("--link " + option + ": key " + a.key + " given twice");
+      if (o.values.size() != a.values.size())
+        throw SweepError("--link " + option + ": " + o.key + " has " + std::to_string(o.values.size()) + " values but " +
+                         a.key + " has " + std::to_string(a.values.size()) + " (linked keys vary together)");
+    }
+    out.push_back(std::move(a));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  if (out.size() < 2) throw SweepError("--link " + option + ": link at least two keys, KEY=V1,V2:KEY2=W1,W2");
+  return out;
+}
+
 void merge_axis(std::vector<Axis>& axes, const Axis& a) {
   for (Axis& old : axes)
     if (old.key == a.key) {
       old.values = a.values;
+      old.link = a.link;
       return;
     }
   axes.push_back(a);
 }
 
+namespace {
+
+// The grid's dimensions: each a list of axis indices (one, or a linked group in axis order),
+// ordered by their first axis.
+std::vector<std::vector<size_t>> dimensions(const std::vector<Axis>& axes) {
+  std::vector<std::vector<size_t>> dims;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    bool joined = false;
+    if (axes[i].link >= 0)
+      for (auto& d : dims)
+        if (axes[d.front()].link == axes[i].link) {
+          d.push_back(i);
+          joined = true;
+          break;
+        }
+    if (!joined) dims.push_back({i});
+  }
+  return dims;
+}
+
+}  // namespace
+
 size_t grid_size(const std::vector<Axis>& axes) {
   size_t n = 1;
-  for (const Axis& a : axes) n *= a.values.size();
+  for (const auto& d : dimensions(axes)) n *= axes[d.front()].values.size();
   return n;
 }
 
 std::vector<std::string> grid_point(const std::vector<Axis>& axes, size_t index) {
   std::vector<std::string> values(axes.size());
-  for (size_t i = axes.size(); i-- > 0;) {   // the last axis varies fastest
-    const size_t n = axes[i].values.size();
-    values[i] = axes[i].values[index % n];
+  const auto dims = dimensions(axes);
+  for (size_t k = dims.size(); k-- > 0;) {   // the last dimension varies fastest
+    const size_t n = axes[dims[k].front()].values.size();
+    for (size_t i : dims[k]) values[i] = axes[i].values.at(index % n);
     index /= n;
   }
   return values;
@@ -75,9 +126,21 @@ std::string point_label(const std::vector<Axis>& axes, const std::vector<std::st
 
 std::vector<size_t> varied_axes(const std::vector<Axis>& axes) {
   std::vector<size_t> v;
-  for (size_t i = 0; i < axes.size(); ++i)
-    if (axes[i].values.size() > 1) v.push_back(i);
+  for (const auto& d : dimensions(axes))
+    if (axes[d.front()].values.size() > 1) v.push_back(d.front());
   return v;
+}
+
+std::string axis_title(const std::vector<Axis>& axes, size_t i) {
+  std::string t = axes.at(i).key, linked;
+  if (axes[i].link >= 0) {
+    bool first = true;
+    for (size_t j = 0; j < i; ++j) first = first && axes[j].link != axes[i].link;
+    if (first)
+      for (size_t j = i + 1; j < axes.size(); ++j)
+        if (axes[j].link == axes[i].link) linked += (linked.empty() ? "" : ", ") + axes[j].key;
+  }
+  return linked.empty() ? t : t + " (+ " + linked + ")";
 }
 
 }  // namespace edgesim::sweep

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "sim/report/format.h"
+#include "sim/report/provenance.h"
 #include "sim/report/svg.h"
 #include "sim/sweep/charts.h"
 
@@ -26,7 +27,7 @@ h3{font-size:14px;margin:14px 0 2px}
 svg.chart{display:block;margin:8px 0;max-width:100%;height:auto}
 svg text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;fill:#1f2328}
 svg .tick{fill:#636c76;font-size:11px}svg .axis{stroke:#8c959f}svg .grid{stroke:#eaeef2}
-svg .cell{stroke:#fff;stroke-width:1}svg .lbl{font-size:11px;font-variant-numeric:tabular-nums}
+svg .cell{stroke:#fff;stroke-width:1}svg .lbl{font-size:11px;font-variant-numeric:tabular-nums}svg .lbl.why{font-size:9px}
 svg .line{fill:none;stroke:#4C78A8;stroke-width:2}svg .dot{fill:#4C78A8}svg .bad{stroke:#6e7781;stroke-width:2}
 table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums;margin-top:8px}
 th,td{padding:3px 9px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top}th{background:#f6f8fa}
@@ -60,46 +61,62 @@ std::string network_table(const SweepSpec& s, const std::vector<const PointRecor
 
 }  // namespace
 
-std::string sweep_to_html(const SweepSpec& s, const std::vector<PointRecord>& records) {
+std::string sweep_to_html(const SweepSpec& s, const std::vector<PointRecord>& records, const Provenance& prov) {
   std::string grid;
-  for (const Axis& a : s.axes) {
+  for (size_t i = 0; i < s.axes.size(); ++i) {
+    const Axis& a = s.axes[i];
     std::string vals;
     for (const std::string& v : a.values) vals += (vals.empty() ? "" : ", ") + v;
     grid += (grid.empty() ? "" : "; ") + escape(a.key) +
-            (a.values.size() > 1 ? " &isin; {" + escape(vals) + "}" : " = " + escape(vals));
+            (a.values.size() > 1 ? " &isin; {" + escape(vals) + "}" : " = " + escape(vals)) +
+            (a.link >= 0 ? fmt::format(" (linked {})", a.link) : "");
   }
+  std::string policies, engines;
+  for (const std::string& p : s.policies) policies += (policies.empty() ? "" : ", ") + p;
+  for (const auto& e : s.engine_sets) engines += (engines.empty() ? "" : " | ") + (e.empty() ? "platform's" : engines_label(e));
   std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>edgesim sweep: " +
                      escape(s.platform) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body><main>\n";
   page += "<h1>edgesim sweep on " + escape(s.platform) + "</h1>\n";
-  page += fmt::format("<div class=\"meta\">policy {} &middot; {} network(s) &middot; {} points per network &middot; {}</div>\n",
-                      escape(s.policy), s.networks.size(), grid_size(s.axes), grid.empty() ? "no keys varied" : grid);
+  page += fmt::format("<div class=\"meta\">{} {} &middot; engines {} &middot; {} network(s) &middot; {} points per network "
+                      "&middot; {}</div>\n",
+                      s.policies.size() > 1 ? "policies" : "policy", escape(policies), escape(engines), s.networks.size(),
+                      point_count(s) / std::max<size_t>(s.networks.size(), 1), grid.empty() ? "no keys varied" : grid);
   int ids = 0;
   for (size_t n = 0; n < s.networks.size(); ++n) {
-    const std::string name = network_name(s.networks[n]);
-    std::vector<const PointRecord*> rs;
-    for (const PointRecord& r : records)
-      if (r.network == name) rs.push_back(&r);
-    const PointRecord* best = nullptr;
-    size_t infeasible = 0;
-    for (const PointRecord* r : rs) {
-      if (r->status != "ok") ++infeasible;
-      else if (!best || r->total_cycles < best->total_cycles) best = r;
-    }
-    page += "<h2>" + escape(name) + " <span class=\"meta\">(" + escape(s.networks[n]) + ")</span></h2>\n<div class=\"cards\">";
-    if (best) {
-      std::string at;
-      for (size_t i = 0; i < s.axes.size(); ++i)
-        if (s.axes[i].values.size() > 1) at += (at.empty() ? "" : ", ") + s.axes[i].key + "=" + best->values[i];
-      page += fmt::format(R"(<div class="card"><div class="k">fewest cycles</div><div class="v">{}</div></div>)"
-                          R"(<div class="card"><div class="k">time</div><div class="v">{:.3f} ms</div></div>)"
-                          R"(<div class="card"><div class="k">at</div><div class="v">{}</div></div>)",
-                          group_digits(best->total_cycles), best->time_ms, escape(at.empty() ? "every point" : at));
-    }
-    page += fmt::format(R"(<div class="card"><div class="k">feasible</div><div class="v">{} / {}</div></div></div>)",
-                        rs.size() - infeasible, rs.size());
-    page += sweep_charts(s, rs, ids);
-    page += network_table(s, rs, best);
+    const std::string name = spec_network_name(s, n);
+    page += "<h2>" + escape(name) + " <span class=\"meta\">(" + escape(s.networks[n]) + ")</span></h2>\n";
+    // One block per (policy, engine set): its best point, its charts and its table.
+    for (const std::string& policy : s.policies)
+      for (const auto& eset : s.engine_sets) {
+        const std::string elabel = engines_label(eset);
+        std::vector<const PointRecord*> rs;
+        for (const PointRecord& r : records)
+          if (r.network == name && r.policy == policy && r.engines == elabel) rs.push_back(&r);
+        if (s.policies.size() > 1 || s.engine_sets.size() > 1)
+          page += "<h3>policy " + escape(policy) + (s.engine_sets.size() > 1 ? ", engines " +
+                  escape(elabel.empty() ? "(platform's)" : elabel) : "") + "</h3>\n";
+        const PointRecord* best = nullptr;
+        size_t infeasible = 0;
+        for (const PointRecord* r : rs) {
+          if (r->status != "ok") ++infeasible;
+          else if (!best || r->total_cycles < best->total_cycles) best = r;
+        }
+        page += "<div class=\"cards\">";
+        if (best) {
+          std::string at;
+          for (size_t i : varied_axes(s.axes)) at += (at.empty() ? "" : ", ") + s.axes[i].key + "=" + best->values[i];
+          page += fmt::format(R"(<div class="card"><div class="k">fewest cycles</div><div class="v">{}</div></div>)"
+                              R"(<div class="card"><div class="k">time</div><div class="v">{:.3f} ms</div></div>)"
+                              R"(<div class="card"><div class="k">at</div><div class="v">{}</div></div>)",
+                              group_digits(best->total_cycles), best->time_ms, escape(at.empty() ? "every point" : at));
+        }
+        page += fmt::format(R"(<div class="card"><div class="k">feasible</div><div class="v">{} / {}</div></div></div>)",
+                            rs.size() - infeasible, rs.size());
+        page += sweep_charts(s, rs, ids);
+        page += network_table(s, rs, best);
+      }
   }
+  page += report::provenance_html(prov);
   return page + "</main></body>\n</html>\n";
 }
 

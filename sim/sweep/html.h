@@ -7,12 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "sim/stats/provenance.h"
 #include "sim/sweep/evaluate.h"
 #include "sim/sweep/record.h"
 
 namespace edgesim::sweep {
 
-// `records` in point order (networks outer, grid in lexical order), complete.
-std::string sweep_to_html(const SweepSpec& s, const std::vector<PointRecord>& records);
+// `records` in point order (networks outer, then policies, engine sets, the grid), complete; the
+// provenance goes into the page's footer. Several policies or engine sets give one block (best
+// point, charts, table) per combination under each network.
+std::string sweep_to_html(const SweepSpec& s, const std::vector<PointRecord>& records, const Provenance& prov = {});
 
 }  // namespace edgesim::sweep

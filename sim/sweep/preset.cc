@@ -41,8 +41,15 @@ Preset read_preset(const std::string& path) {
     const YAML::Node& v = kv.second;
     if (key == "platform") {
       p.platform = resolve(scalar(v, path, "platform"), path);
-    } else if (key == "policy") {
-      p.policy = scalar(v, path, "policy");
+    } else if (key == "policy") {   // one policy or a list of them (a sweep axis)
+      if (v.IsSequence()) {
+        for (size_t i = 0; i < v.size(); ++i) {
+          if (i) p.policy += ',';
+          p.policy += scalar(v[i], path, "policy values");
+        }
+      } else {
+        p.policy = scalar(v, path, "policy");
+      }
     } else if (key == "description") {
       // free text for the reader
     } else if (key == "networks") {

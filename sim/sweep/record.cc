@@ -13,7 +13,7 @@ using nlohmann::json;
 double round4(double x) { return std::round(x * 1e4) / 1e4; }
 
 std::string record_key(const PointRecord& r, const std::vector<std::string>& keys) {
-  std::string k = r.network + '\x1f' + r.platform + '\x1f' + r.policy;
+  std::string k = r.network + '\x1f' + r.platform + '\x1f' + r.policy + '\x1f' + r.engines;
   for (size_t i = 0; i < keys.size() && i < r.values.size(); ++i) k += '\x1f' + keys[i] + '=' + r.values[i];
   return k;
 }
@@ -23,6 +23,7 @@ json record_to_json(const PointRecord& r, const std::vector<std::string>& keys) 
   j["network"] = r.network;
   j["platform"] = r.platform;
   j["policy"] = r.policy;
+  j["engines"] = r.engines;
   json point = json::object();
   for (size_t i = 0; i < keys.size(); ++i) point[keys[i]] = r.values.at(i);
   j["point"] = point;
@@ -53,6 +54,7 @@ std::optional<PointRecord> record_from_json(const json& j, const std::vector<std
     r.network = j.at("network").get<std::string>();
     r.platform = j.at("platform").get<std::string>();
     r.policy = j.at("policy").get<std::string>();
+    r.engines = j.at("engines").get<std::string>();
     const json& point = j.at("point");
     if (!point.is_object() || point.size() != keys.size()) return std::nullopt;
     for (const std::string& k : keys) r.values.push_back(point.at(k).get<std::string>());
@@ -96,14 +98,15 @@ const char* const kTail[] = {"status", "total_cycles", "time_ms", "macs", "mac_p
 }  // namespace
 
 std::string csv_header(const std::vector<std::string>& keys) {
-  std::string h = "network,platform,policy";
+  std::string h = "network,platform,policy,engines";
   for (const std::string& k : keys) h += "," + csv_field(k);
   for (const char* t : kTail) h += std::string(",") + t;
   return h;
 }
 
 std::string csv_row(const PointRecord& r) {
-  std::string row = csv_field(r.network) + "," + csv_field(r.platform) + "," + csv_field(r.policy);
+  std::string row = csv_field(r.network) + "," + csv_field(r.platform) + "," + csv_field(r.policy) + "," +
+                    csv_field(r.engines);
   for (const std::string& v : r.values) row += "," + csv_field(v);
   row += "," + r.status;
   if (r.status == "ok")
@@ -137,15 +140,17 @@ std::vector<PointRecord> records_from_csv(const std::string& text, const std::ve
   std::vector<PointRecord> out;
   std::istringstream in(text);
   std::string line;
-  if (!std::getline(in, line) || line != csv_header(keys)) return out;
-  const size_t n = 3 + keys.size() + std::size(kTail);
+  while (std::getline(in, line) && !line.empty() && line[0] == '#') {
+  }
+  if (line != csv_header(keys)) return out;
+  const size_t n = 4 + keys.size() + std::size(kTail);
   while (std::getline(in, line)) {
     const std::vector<std::string> f = csv_split(line);
     if (f.size() != n) continue;
     PointRecord r;
-    r.network = f[0], r.platform = f[1], r.policy = f[2];
-    r.values.assign(f.begin() + 3, f.begin() + 3 + static_cast<long>(keys.size()));
-    size_t i = 3 + keys.size();
+    r.network = f[0], r.platform = f[1], r.policy = f[2], r.engines = f[3];
+    r.values.assign(f.begin() + 4, f.begin() + 4 + static_cast<long>(keys.size()));
+    size_t i = 4 + keys.size();
     r.status = f[i];
     r.reason = f[i + 5];
     try {

@@ -24,6 +24,7 @@ struct LayerRecord {
 struct PointRecord {
   std::string network;              // network label (file stem, or its folder for model.onnx)
   std::string platform, policy;     // platform path as given, tiling policy
+  std::string engines;              // engine preference of the point ("npu,cluster"); "" = the platform's
   std::vector<std::string> values;  // one per axis, in axis order
   std::string status;               // "ok", "infeasible" (no tiling / schedule / invalid value), "error"
   int64_t total_cycles = 0, macs = 0;
@@ -36,7 +37,7 @@ struct PointRecord {
 // x rounded to 4 decimals (the precision of the files).
 double round4(double x);
 
-// Identity of a point for resuming: network, platform, policy and every key=value.
+// Identity of a point for resuming: network, platform, policy, engines and every key=value.
 std::string record_key(const PointRecord& r, const std::vector<std::string>& keys);
 
 // One JSON object; `keys` names the values (the axes' keys).
@@ -45,13 +46,14 @@ nlohmann::json record_to_json(const PointRecord& r, const std::vector<std::strin
 // these keys or is malformed (a stale journal line, another sweep's file).
 std::optional<PointRecord> record_from_json(const nlohmann::json& j, const std::vector<std::string>& keys);
 
-// CSV: header "network,platform,policy,<keys...>,status,total_cycles,time_ms,macs,mac_per_cycle,reason".
+// CSV: header "network,platform,policy,engines,<keys...>,status,total_cycles,time_ms,macs,mac_per_cycle,reason",
+// after any '#' comment lines (the provenance, sim/report/provenance.h).
 std::string csv_header(const std::vector<std::string>& keys);
 std::string csv_row(const PointRecord& r);
 // Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields.
 std::vector<std::string> csv_split(const std::string& line);
-// Reads the rows of a CSV text written by csv_header/csv_row for the same keys; rows of another
-// header or unparsable rows are skipped. The records have has_layers == false.
+// Reads the rows of a CSV text written by csv_header/csv_row for the same keys (leading '#' lines
+// skipped); rows of another header or unparsable rows are skipped. The records have has_layers == false.
 std::vector<PointRecord> records_from_csv(const std::string& text, const std::vector<std::string>& keys);
 
 }  // namespace edgesim::sweep

@@ -15,6 +15,8 @@
 #include <fmt/format.h>
 
 #include "sim/report/format.h"
+#include "sim/report/provenance.h"
+#include "sim/report/text_table.h"
 #include "compiler/io/write_file.h"
 #include "sim/sweep/html.h"
 #include "sim/sweep/progress.h"
@@ -89,12 +91,19 @@ class Journal {
 };
 
 void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<PointRecord>& rs) {
-  std::vector<std::string> head = {"network"};
-  for (const Axis& a : s.axes) head.push_back(a.key);
-  for (const char* h : {"status", "cycles", "time ms", "MAC/cyc"}) head.push_back(h);
-  std::vector<std::vector<std::string>> rows;
+  std::vector<report::TableColumn> cols = {{"network", true, 12}};
+  const bool policies = s.policies.size() > 1, engines = s.engine_sets.size() > 1;
+  if (policies) cols.push_back({"policy", true});
+  if (engines) cols.push_back({"engines", true});
+  for (const Axis& a : s.axes) cols.push_back({a.key, true, 8});
+  for (const char* h : {"status"}) cols.push_back({h, true});
+  for (const char* h : {"cycles", "time ms", "MAC/cyc"}) cols.push_back({h});
+  cols.push_back({"reason", true, 20});
+  report::TextTable t(cols);
   for (const PointRecord& r : rs) {
     std::vector<std::string> row = {r.network};
+    if (policies) row.push_back(r.policy);
+    if (engines) row.push_back(r.engines.empty() ? "(platform)" : r.engines);
     row.insert(row.end(), r.values.begin(), r.values.end());
     row.push_back(r.status);
     if (r.status == "ok") {
@@ -104,23 +113,10 @@ void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<Poin
     } else {
       row.insert(row.end(), {"-", "-", "-"});
     }
-    rows.push_back(std::move(row));
+    row.push_back(r.reason);
+    t.add_row(std::move(row));
   }
-  std::vector<size_t> w(head.size());
-  for (size_t c = 0; c < head.size(); ++c) {
-    w[c] = head[c].size();
-    for (const auto& row : rows) w[c] = std::max(w[c], row[c].size());
-  }
-  const size_t first_num = head.size() - 3;
-  auto line = [&](const std::vector<std::string>& row, const std::string& tail) {
-    std::string l;
-    for (size_t c = 0; c < row.size(); ++c)
-      l += (c ? "  " : "") + (c >= first_num ? fmt::format("{:>{}}", row[c], w[c]) : fmt::format("{:<{}}", row[c], w[c]));
-    if (!tail.empty()) l += "  " + tail;
-    out << l << "\n";
-  };
-  line(head, "reason");
-  for (size_t i = 0; i < rs.size(); ++i) line(rows[i], rs[i].reason);
+  out << t.render(report::kTerminalWidth);
 }
 
 }  // namespace
@@ -138,34 +134,41 @@ std::string encode_record(const PointRecord& r, const std::vector<std::string>& 
 Evaluate make_evaluate(const SweepSpec& s, const std::vector<SweepNetwork>& nets, const TilingHint& hint) {
   return [&s, &nets, hint](size_t index) {
     const PointRef p = point_at(s, index);
-    return encode_record(evaluate_point(s, nets.at(p.network), p.values, hint), axis_keys(s));
+    return encode_record(evaluate_point(s, nets.at(p.network), p, hint), axis_keys(s));
   };
 }
 
 std::string error_message(const SweepSpec& s, size_t index, const std::string& why) {
   const PointRef p = point_at(s, index);
-  PointRecord r = point_identity(s, network_name(s.networks.at(p.network)), p.values);
+  PointRecord r = point_identity(s, p);
   r.status = "error";
   r.reason = why;
   r.has_layers = true;
   return encode_record(r, axis_keys(s));
 }
 
-std::string results_csv(const SweepSpec& s, const std::vector<PointRecord>& rs) {
-  std::string text = csv_header(axis_keys(s)) + "\n";
+std::string results_csv(const SweepSpec& s, const std::vector<PointRecord>& rs, const Provenance& prov) {
+  std::string text = report::provenance_comment_lines(prov) + csv_header(axis_keys(s)) + "\n";
   for (const PointRecord& r : rs) text += csv_row(r) + "\n";
   return text;
 }
 
-std::string results_json(const SweepSpec& s, const std::vector<PointRecord>& rs) {
+std::string results_json(const SweepSpec& s, const std::vector<PointRecord>& rs, const Provenance& prov) {
   const std::vector<std::string> keys = axis_keys(s);
   json j;
   j["platform"] = s.platform;
-  j["policy"] = s.policy;
+  j["policies"] = s.policies;
+  json sets = json::array();
+  for (const auto& e : s.engine_sets) sets.push_back(engines_label(e));
+  j["engine_sets"] = sets;
   j["points"] = rs.size();
   json axes = json::array(), nets = json::array(), results = json::array();
-  for (const Axis& a : s.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
-  for (const std::string& n : s.networks) nets.push_back({{"name", network_name(n)}, {"path", n}});
+  for (const Axis& a : s.axes) {
+    json ax = {{"key", a.key}, {"values", a.values}};
+    if (a.link >= 0) ax["link"] = a.link;
+    axes.push_back(ax);
+  }
+  for (size_t n = 0; n < s.networks.size(); ++n) nets.push_back({{"name", spec_network_name(s, n)}, {"path", s.networks[n]}});
   for (PointRecord r : rs) {
     r.has_layers = true;
     results.push_back(record_to_json(r, keys));
@@ -173,6 +176,7 @@ std::string results_json(const SweepSpec& s, const std::vector<PointRecord>& rs)
   j["axes"] = axes;
   j["networks"] = nets;
   j["results"] = results;
+  j["provenance"] = report::provenance_json(prov);
   return j.dump(1) + "\n";
 }
 
@@ -188,7 +192,7 @@ int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatc
     const std::map<std::string, PointRecord> known = o.fresh ? std::map<std::string, PointRecord>{} : earlier_results(s, o);
     for (size_t i = 0; i < total; ++i) {
       const PointRef p = point_at(s, i);
-      const auto it = known.find(record_key(point_identity(s, network_name(s.networks[p.network]), p.values), keys));
+      const auto it = known.find(record_key(point_identity(s, p), keys));
       if (it != known.end() && (it->second.has_layers || o.json.empty() || it->second.status != "ok")) {
         results[i] = it->second;
         ++t.reused;
@@ -232,9 +236,9 @@ int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatc
     t.infeasible += rs.back().status == "infeasible";
     t.errors += rs.back().status == "error";
   }
-  if (!o.csv.empty()) write_file_atomically(o.csv, results_csv(s, rs));
-  if (!o.json.empty()) write_file_atomically(o.json, results_json(s, rs));
-  if (!o.report.empty()) write_file_atomically(o.report, sweep_to_html(s, rs));
+  if (!o.csv.empty()) write_file_atomically(o.csv, results_csv(s, rs, o.provenance));
+  if (!o.json.empty()) write_file_atomically(o.json, results_json(s, rs, o.provenance));
+  if (!o.report.empty()) write_file_atomically(o.report, sweep_to_html(s, rs, o.provenance));
   journal.remove();
 
   print_summary(out, s, rs);
@@ -243,6 +247,11 @@ int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatc
   for (const auto& [flag, path] : {std::pair{"csv", o.csv}, {"json", o.json}, {"report", o.report}})
     if (!path.empty()) out << fmt::format("{} written to {}\n", flag, path);
   if (totals) *totals = t;
+  if (t.infeasible + t.errors == total && total > 0) {
+    std::cerr << fmt::format("edgesim: error: sweep: none of the {} points could be evaluated ({} infeasible, {} errors; "
+                             "reasons in the table above)\n", total, t.infeasible, t.errors);
+    return 1;
+  }
   return 0;
 }
 

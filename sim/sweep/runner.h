@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/sweep/dispatch.h"
+#include "sim/stats/provenance.h"
 #include "sim/sweep/evaluate.h"
 
 namespace edgesim::sweep {
@@ -23,6 +24,7 @@ namespace edgesim::sweep {
 struct SweepOutputs {
   std::string csv, json, report;   // empty: not written
   bool fresh = false;              // ignore earlier results (and the journal)
+  Provenance provenance;           // recorded in the CSV ('#' lines), JSON and HTML
 };
 
 // The journal of a sweep: next to the CSV, else next to the JSON; "" when neither is written.
@@ -43,13 +45,14 @@ struct SweepTotals {
 };
 
 // Runs the sweep; the terminal summary goes to `out` (progress redrawn there when tty).
-// Returns 0 when complete, 130 when interrupted (results so far are in the journal). Throws
+// Returns 0 when complete, 1 when complete but no point could be evaluated (every point
+// infeasible or an error), 130 when interrupted (results so far are in the journal). Throws
 // std::runtime_error when an output file cannot be written.
 int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatch, std::ostream& out, bool tty,
               SweepTotals* totals = nullptr);
 
 // The CSV and JSON texts of complete results (in point order).
-std::string results_csv(const SweepSpec& s, const std::vector<PointRecord>& rs);
-std::string results_json(const SweepSpec& s, const std::vector<PointRecord>& rs);
+std::string results_csv(const SweepSpec& s, const std::vector<PointRecord>& rs, const Provenance& prov = {});
+std::string results_json(const SweepSpec& s, const std::vector<PointRecord>& rs, const Provenance& prov = {});
 
 }  // namespace edgesim::sweep

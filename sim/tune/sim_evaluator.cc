@@ -11,7 +11,7 @@
 #include "compiler/schedule/json.h"
 #include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"
-#include "sim/tune/fork_pool.h"
+#include "sim/workers/process_pool.h"
 #include "sim/tune/subgraph.h"
 
 namespace edgesim {
@@ -52,21 +52,23 @@ std::vector<int64_t> SimulatingEvaluator::cycles(const Graph& g, int node, const
   if (!pool_ || key != pool_key_) {
     pool_.reset();
     auto layers = std::make_shared<std::map<int, Graph>>();   // per worker: extracted layers
-    pool_ = std::make_unique<WorkerPool>(jobs_, [&g, &spec, ctx, layers](const std::string& req) {
+    pool_ = std::make_unique<ProcessPool>(jobs_, [&g, &spec, ctx, layers](const std::string& req) {
       const size_t nl = req.find('\n');
       const int n = std::stoi(req.substr(0, nl));
       auto it = layers->find(n);
       if (it == layers->end()) it = layers->emplace(n, layer_subgraph(g, n)).first;
       Candidate c;
       c.tiling = tiling_from_json(nlohmann::json::parse(req.substr(nl + 1)));
-      return simulate_candidate(it->second, c, spec, ctx);
+      return std::to_string(simulate_candidate(it->second, c, spec, ctx));
     });
     pool_key_ = key;
   }
   std::vector<std::string> reqs;
   for (const Candidate& c : cands) reqs.push_back(std::to_string(node) + "\n" + tiling_to_json(c.tiling).dump());
   try {
-    return pool_->run(reqs);
+    std::vector<int64_t> out;
+    for (const std::string& a : pool_->run_ordered(reqs)) out.push_back(std::stoll(a));
+    return out;
   } catch (...) {
     pool_.reset();   // answers may be pending: never reuse a pool after a failure
     throw;

@@ -5,14 +5,14 @@
 // places them (AnalyticContext::consts_in_l3), under the conventions of the candidate's policy
 // (dory/tuned: DORY's loop; deeploy: Deeploy's). -1 when the schedule does not fit.
 // With jobs > 1 the candidates are simulated by a pool of forked worker processes
-// (fork_pool.h), forked at the first call for a (graph, platform, context) and reused while
+// (sim/workers/process_pool.h), forked at the first call for a (graph, platform, context) and reused while
 // those stay the same (a different graph, platform or context forks a new pool).
 #pragma once
 #include <memory>
 #include <string>
 
 #include "compiler/tune/evaluator.h"
-#include "sim/tune/fork_pool.h"
+#include "sim/workers/process_pool.h"
 
 namespace edgesim {
 
@@ -28,7 +28,7 @@ class SimulatingEvaluator : public Evaluator {
  private:
   int jobs_;
   size_t simulations_ = 0;
-  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<ProcessPool> pool_;
   std::string pool_key_;   // what the pool's workers were forked with
 };
 

@@ -9,6 +9,7 @@
 
 #include "sim/report/format.h"
 #include "sim/report/svg.h"
+#include "sim/report/text_table.h"
 #include "sim/validate/validate.h"
 
 namespace edgesim::validate {
@@ -20,14 +21,6 @@ std::string figure(double v, const std::string& metric) {
   return report::group_digits(static_cast<int64_t>(std::llround(v)));
 }
 
-// The head of a one-line description, cut at a UTF-8 character boundary, with "..." when longer.
-std::string abbreviate(const std::string& text, size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
-  size_t n = max_bytes - 3;
-  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-  return text.substr(0, n) + "...";
-}
-
 std::string pct(double e) { return fmt::format("{:+.1f} %", 100.0 * e); }
 
 int count_pass(const std::vector<Outcome>& r) {
@@ -36,33 +29,31 @@ int count_pass(const std::vector<Outcome>& r) {
 
 }  // namespace
 
-std::string outcomes_table(const std::vector<Outcome>& r) {
-  constexpr size_t kWhat = 40;   // longer descriptions keep their head
-  size_t name_w = 4, what_w = 4;
-  for (const Outcome& o : r) {
-    name_w = std::max(name_w, o.c->name.size());
-    what_w = std::max(what_w, std::min(kWhat, o.c->what.size()));
-  }
-  const std::string row = fmt::format("{{:<{}}}  {{:<{}}}  {{:<7}}  {{:<9}}  {{:>13}}  {{:>13}}  {{:>8}}  {{:>4}}  {{}}\n",
-                                      name_w, what_w);
-  std::string s =
-      fmt::format(fmt::runtime(row), "case", "what", "on", "metric", "published", "edgesim", "error", "tol", "pass");
-  s += std::string(name_w + what_w + 74, '-') + "\n";
+std::string outcomes_table(const std::vector<Outcome>& r, size_t width) {
+  report::TextTable t({{"case", true, 16},
+                       {"what", true, 12, 2},
+                       {"on", true, 0, 1},
+                       {"metric", true},
+                       {"published"},
+                       {"edgesim"},
+                       {"error"},
+                       {"tol"},
+                       {"pass", true}});
   for (const Outcome& o : r) {
     const Case& c = *o.c;
     const std::string metric = c.metric == "accounted_cycles" ? "accounted" : c.metric == "cycles" ? "wall" : "MAC/cyc";
-    s += fmt::format(fmt::runtime(row), c.name, abbreviate(c.what, kWhat), c.measured_on, metric,
-                     figure(c.published, c.metric), figure(o.predicted, c.metric), pct(o.error),
-                     fmt::format("{:.0f}%", 100.0 * c.tolerance), o.pass ? "yes" : "NO");
+    t.add_row({c.name, c.what, c.measured_on, metric, figure(c.published, c.metric), figure(o.predicted, c.metric),
+               pct(o.error), fmt::format("{:.0f}%", 100.0 * c.tolerance), o.pass ? "yes" : "NO"});
   }
+  std::string s = t.render(width);
   for (const Outcome& o : r) {
     if (o.layers.empty()) continue;
     s += fmt::format("\n{} per layer ({}{}):\n", o.c->name, o.c->metric,
                      o.c->layer_tolerance > 0 ? fmt::format(", tolerance {:.0f}%", 100.0 * o.c->layer_tolerance) : "");
-    s += fmt::format("  {:<28}  {:>13}  {:>13}  {:>8}\n", "layer", "published", "edgesim", "error");
+    report::TextTable lt({{"layer", true, 16}, {"published"}, {"edgesim"}, {"error"}});
     for (const LayerOutcome& l : o.layers)
-      s += fmt::format("  {:<28}  {:>13}  {:>13}  {:>8}\n", report::shorten(l.name, 28), figure(l.published, o.c->metric),
-                       figure(l.predicted, o.c->metric), pct(l.error));
+      lt.add_row({l.name, figure(l.published, o.c->metric), figure(l.predicted, o.c->metric), pct(l.error)});
+    s += lt.render(width);
   }
   s += fmt::format("\n{}/{} cases within tolerance\n", count_pass(r), r.size());
   return s;

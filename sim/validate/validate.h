@@ -66,8 +66,9 @@ bool within(double error, double tolerance);
 // a published layer name the network lacks, or any error of the flow.
 Outcome run_case(const Case& c, const Paths& p);
 
-// Reports: a terminal table, a JSON document {"cases": [...]} and a self-contained HTML page.
-std::string outcomes_table(const std::vector<Outcome>& r);
+// Reports: a terminal table (fitting `width` columns, 0 = all columns: sim/report/text_table.h),
+// a JSON document {"cases": [...]} and a self-contained HTML page.
+std::string outcomes_table(const std::vector<Outcome>& r, size_t width = 100);
 std::string outcomes_json(const std::vector<Outcome>& r);
 std::string outcomes_html(const std::vector<Outcome>& r);
 

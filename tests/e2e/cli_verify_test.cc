@@ -107,7 +107,7 @@ TEST_CASE("cli verify: a corrupted golden value is a MISMATCH, exit 1", "[e2e][c
   CHECK_THAT(tol.output, Contains("verify: 0/1 tensors bit-exact, 1/1 within ±1 (1 elements"));
 }
 
-TEST_CASE("cli verify: without --expected prints checksums; random inputs are seeded", "[e2e][cli]") {
+TEST_CASE("cli verify: without --expected prints checksums, random inputs are seeded", "[e2e][cli]") {
   REQUIRE_DATA(penguinet() + "/model_int.onnx");
   const std::string net = q(penguinet() + "/model_int.onnx");
   const auto a = run_edgesim("verify " + net), b = run_edgesim("verify " + net + " --seed 1"),

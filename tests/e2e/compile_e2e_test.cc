@@ -236,9 +236,9 @@ TEST_CASE("CLI compile: MobileNetV1-128 on GAP8 with a 38000 B L1 compiles and c
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Contains("check: tiled execution bit-exact") && Contains("high water:") &&
-                           Contains("L1 B (% of 38000)"));
+                           Contains("share of the policy's L1 budget, 38000 B"));
   // 29 layer rows: indices 0..28.
-  CHECK_THAT(r.output, Contains("\n 28  "));
+  CHECK_THAT(r.output, Contains("\n28  "));
   std::ifstream f(out);
   REQUIRE(f.good());
   const nlohmann::json j = nlohmann::json::parse(f);

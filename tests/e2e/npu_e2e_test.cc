@@ -142,7 +142,7 @@ TEST_CASE("e2e npu: models/ networks run bit-exact with the NPU, with and withou
   CHECK(t.npu_layers > 0);
 }
 
-TEST_CASE("edgesim run --engines: the override decides where layers run; a bad name is one error",
+TEST_CASE("edgesim run --engines: the override decides where layers run, a bad name is one error",
           "[e2e][run][npu][cli]") {
   const std::string model = test::source_dir() + "/models/resnet8/model.onnx";
   const std::string sira = test::source_dir() + "/platforms/siracusa.yaml";

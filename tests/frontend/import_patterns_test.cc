@@ -115,7 +115,7 @@ TEST_CASE("frontend patterns: Pad merging", "[frontend][patterns]") {
   }
 }
 
-TEST_CASE("frontend patterns: Clip bounds as attributes or inputs; Relu narrows", "[frontend][patterns]") {
+TEST_CASE("frontend patterns: Clip bounds as attributes or inputs, Relu narrows", "[frontend][patterns]") {
   TempDir dir;
   OnnxWriter m(13);
   m.input("x", onnx::TensorProto::INT32, {1, 8}).output("y", onnx::TensorProto::INT32, {1, 8});

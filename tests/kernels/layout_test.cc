@@ -50,7 +50,7 @@ TEST_CASE("concat along any axis", "[kernels][concat]") {
   CHECK(y2.to_ints() == std::vector<int64_t>{1, 2, 5, 6, 7, 8, 3, 4, 9, 10, 11, 12});
 }
 
-TEST_CASE("reshape keeps the row-major order; transpose permutes axes", "[kernels][layout]") {
+TEST_CASE("reshape keeps the row-major order, transpose permutes axes", "[kernels][layout]") {
   const Tensor x = Tensor::from_ints(DType::U8, {1, 2, 3}, {0, 1, 2, 3, 4, 5});
   Tensor r(DType::U8, {3, 2});
   reshape_reference(x.view(), r.view());

@@ -73,7 +73,14 @@ RunResult synthetic() {
   return r;
 }
 
+// The table with every column (--wide); narrow_table_of: as on a 100-column terminal.
 std::string table_of(const RunResult& r) {
+  std::ostringstream os;
+  print_run_table(os, r, 0);
+  return os.str();
+}
+
+std::string narrow_table_of(const RunResult& r) {
   std::ostringstream os;
   print_run_table(os, r);
   return os.str();
@@ -109,7 +116,8 @@ TEST_CASE("run table: per-layer MAC/cycle, totals, time and verification", "[rep
   CHECK(t.find("verification: bit-exact (3 outputs)") != std::string::npos);
   CHECK(t.find("note:") == std::string::npos);  // the layers cover the run
 
-  const std::vector<std::string> lines = lines_of(t);
+  // The cycles table (the tiling table below it has rows with the same names).
+  const std::vector<std::string> lines = lines_of(t.substr(0, t.find("\n\n", t.find("TOTAL"))));
   std::string total, reshape;
   for (const std::string& l : lines) {
     if (l.find("TOTAL") != std::string::npos) total = l;
@@ -127,18 +135,30 @@ TEST_CASE("run table: per-layer MAC/cycle, totals, time and verification", "[rep
   CHECK(reshape.find(" - ") != std::string::npos);  // macs == 0
   // The accounted column sits right after cycles: header "cycles  accounted", row "30,000  28,000".
   CHECK(lines_of(t)[6].find("cycles  accounted  MAC/cyc") != std::string::npos);
+  {   // --wide: every column, in order
+    const std::string head = lines_of(t)[6];
+    size_t at = 0;
+    for (const char* title : {"MACs", "cycles", "accounted", "MAC/cyc", "compute", "compute%", "DMA wait", "wait%",
+                              "overhead", "ovh%", "tiles"}) {
+      const size_t p = head.find(title, at);
+      CHECK(p != std::string::npos);
+      at = p == std::string::npos ? at : p + 1;
+    }
+  }
   std::string dw;
   for (const std::string& l : lines)
     if (l.find("dwconv") != std::string::npos) dw = l;
   CHECK(dw.find("30,000     28,000") != std::string::npos);
 
-  // Aligned: header, layer rows and TOTAL end at the same column (the tiles column).
+  // Aligned: header, layer rows and TOTAL end at the same column (the tiles column) — in the
+  // cycles table; the tiling table below has its own widths.
+  const std::string cycles_part = t.substr(0, t.find("\n\n", t.find("TOTAL")));
   size_t rows = 0;
   std::string engines;
-  for (const std::string& l : lines)
+  for (const std::string& l : lines_of(t))
     if (l.rfind("engines:", 0) == 0) engines = l;
   CHECK(engines.find("cluster 80,500 cycles (100.0%") != std::string::npos);   // the engine split
-  for (const std::string& l : lines)
+  for (const std::string& l : lines_of(cycles_part))
     if (l.rfind("engines:", 0) != 0 && (l.find("cluster") != std::string::npos || l.find("TOTAL") != std::string::npos ||
         l.find("tiles") != std::string::npos)) {
       CHECK(l.size() == total.size());
@@ -146,6 +166,30 @@ TEST_CASE("run table: per-layer MAC/cycle, totals, time and verification", "[rep
     }
   CHECK(rows == 5);
   CHECK(table_of(r) == t);  // deterministic
+}
+
+TEST_CASE("run table: fits 100 columns, says what it hid, the tiling table", "[report]") {
+  RunResult r = synthetic();
+  r.layers[0].name = std::string(60, 'n') + "_end";
+  r.layers[0].tiling.tiled = true;
+  r.layers[0].tiling.l1_label = "32x8x16 / 16x10x18 db";
+  r.layers[0].tiling.l1_bytes = 12'345;
+  r.layers[0].tiling.l3_label = "-";
+  r.layers[0].engine_reason = "not npu: dilation";
+  const std::string n = narrow_table_of(r);
+  for (const std::string& l : lines_of(n))
+    if (l.rfind("accounted:", 0) != 0 && l.rfind("network:", 0) != 0) CHECK(l.size() <= 100);
+  CHECK(n.find("--wide shows all") != std::string::npos);
+  CHECK(n.find("hidden to fit 100 columns: ") != std::string::npos);
+  CHECK(n.find("_end") != std::string::npos);        // an abbreviated name keeps its tail
+  CHECK(n.find("compute%") != std::string::npos);    // the shares stay
+  CHECK(n.find("32x8x16 / 16x10x18 db") != std::string::npos);   // the tiling table
+  CHECK(n.find("12,345") != std::string::npos);
+  CHECK(n.find("not npu: dilation") != std::string::npos);
+  CHECK(n.find("whole tensors in L2") != std::string::npos);   // untiled steps say so
+  const std::string w = table_of(r);
+  CHECK(w.find("--wide shows all") == std::string::npos);
+  CHECK(w.find(std::string(60, 'n') + "_end") != std::string::npos);
 }
 
 TEST_CASE("run table: failed and timing-only verification, long names", "[report]") {
@@ -156,7 +200,7 @@ TEST_CASE("run table: failed and timing-only verification, long names", "[report
   r.data = false;
   CHECK(table_of(r).find("verification: skipped (timing only)") != std::string::npos);
   r.layers[0].name = std::string(100, 'x') + "_tail_of_the_name";
-  const std::string t = table_of(r);
+  const std::string t = narrow_table_of(r);
   CHECK(t.find(std::string(100, 'x')) == std::string::npos);
   CHECK(t.find("...") != std::string::npos);
   CHECK(t.find("tail_of_the_name") != std::string::npos);
@@ -182,8 +226,8 @@ TEST_CASE("run JSON: keys and exact values", "[report]") {
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"accounted_cycles", "buffering", "data", "engines", "fidelity", "freq_hz",
-                                         "layers", "memory", "n_cores", "network", "platform", "policy", "total_cycles",
-                                         "total_macs", "verified", "verify_message", "warnings"});
+                                         "layers", "memory", "n_cores", "network", "platform", "policy", "provenance",
+                                         "total_cycles", "total_macs", "verified", "verify_message", "warnings"});
   CHECK(j["accounted_cycles"].get<int64_t>() == 78'500);
   CHECK(j["network"] == "tiny");
   CHECK(j["freq_hz"].get<int64_t>() == 100'000'000);
@@ -196,8 +240,10 @@ TEST_CASE("run JSON: keys and exact values", "[report]") {
   std::vector<std::string> layer_keys;
   for (const auto& [key, value] : l1.items()) layer_keys.push_back(key);
   CHECK(layer_keys == std::vector<std::string>{"accounted_cycles", "compute_cycles", "cycles", "dma_bytes_in",
-                                               "dma_bytes_out", "dma_wait_cycles", "end", "engine", "l3_bytes", "macs",
-                                               "name", "op", "overhead_cycles", "start", "step", "tiles"});
+                                               "dma_bytes_out", "dma_wait_cycles", "end", "engine", "engine_reason",
+                                               "l3_bytes", "macs", "name", "op", "overhead_cycles", "start", "step",
+                                               "tiles", "tiling"});
+  CHECK(l1["tiling"].is_null());   // no tiling recorded for this synthetic step
   CHECK(l1["accounted_cycles"].get<int64_t>() == 28'000);
   CHECK(l1["name"] == "a<b&c");
   CHECK(l1["dma_wait_cycles"].get<int64_t>() == 7'000);

@@ -59,7 +59,7 @@ TEST_CASE("flow: resnet8 on gap8, timing-only and with data", "[flow][sim]") {
   CHECK(s.schedule.buffering == "single");
 }
 
-TEST_CASE("flow: stage errors keep their type; the tiling hint is appended", "[flow][sim]") {
+TEST_CASE("flow: stage errors keep their type, the tiling hint is appended", "[flow][sim]") {
   FlowRequest bad_engine = resnet8_on_gap8();
   bad_engine.engines = {"bogus"};
   CHECK_THROWS_AS(run_flow(bad_engine), EngineListError);

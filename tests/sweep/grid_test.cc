@@ -47,6 +47,47 @@ TEST_CASE("sweep grid: lexical order, first axis slowest, networks outermost", "
   CHECK(point_at(s, 2).network == 1);
   CHECK(network_name("models/resnet8/model.onnx") == "resnet8");
   CHECK(network_name("x/net.onnx") == "net");
+  CHECK(network_name("dory/PenguiNet_32/model_int.onnx") == "PenguiNet_32");
+
+  // Policies and engine sets are outer dimensions: network, policy, engine set, grid.
+  s.policies = {"dory", "deeploy"};
+  s.engine_sets = {{"npu", "cluster"}, {"cluster"}};
+  REQUIRE(point_count(s) == 16);
+  const PointRef p = point_at(s, 7);   // network 0, deeploy, {cluster}, a=2
+  CHECK(p.network == 0);
+  CHECK(p.policy == "deeploy");
+  CHECK(p.engines == std::vector<std::string>{"cluster"});
+  CHECK(p.values == std::vector<std::string>{"2"});
+  CHECK(point_at(s, 8).network == 1);
+  CHECK(point_at(s, 2).engines == std::vector<std::string>{"cluster"});
+  CHECK(engines_label({"npu", "cluster"}) == "npu,cluster");
+}
+
+TEST_CASE("sweep grid: linked keys vary together as one axis", "[sweep]") {
+  std::vector<Axis> axes = parse_link("cluster.n_cores=1,2,4,8:budgets.dory.n_cores=1,2,4,8", 0);
+  REQUIRE(axes.size() == 2);
+  axes.push_back(parse_axis("l1.size=64KiB,128KiB"));
+  CHECK(grid_size(axes) == 8);   // 4 linked steps x 2, not 4 x 4 x 2
+  CHECK(grid_point(axes, 0) == std::vector<std::string>{"1", "1", "64KiB"});
+  CHECK(grid_point(axes, 5) == std::vector<std::string>{"4", "4", "128KiB"});
+  CHECK(varied_axes(axes) == std::vector<size_t>{0, 2});
+  CHECK(axis_title(axes, 0) == "cluster.n_cores (+ budgets.dory.n_cores)");
+  CHECK(axis_title(axes, 2) == "l1.size");
+  CHECK_THROWS_WITH(parse_link("a=1,2:b=1,2,3", 0), Catch::Contains("a has 2 values but b has 3"));
+  CHECK_THROWS_WITH(parse_link("a=1,2", 0), Catch::Contains("link at least two keys"));
+  CHECK_THROWS_WITH(parse_link("a=1:a=2", 0), Catch::Contains("key a given twice"));
+}
+
+TEST_CASE("sweep networks: folder names for generic stems, NAME=path, collisions qualified", "[sweep]") {
+  SweepSpec s;
+  name_networks(s, {"a/dscnn_test/model_int.onnx", "b/dscnn_test/model_int.onnx", "x/resnet8/model.onnx", "mine=n.onnx"});
+  CHECK(s.networks == std::vector<std::string>{"a/dscnn_test/model_int.onnx", "b/dscnn_test/model_int.onnx",
+                                               "x/resnet8/model.onnx", "n.onnx"});
+  CHECK(s.network_names == std::vector<std::string>{"a/dscnn_test", "b/dscnn_test", "resnet8", "mine"});
+  CHECK(spec_network_name(s, 3) == "mine");
+  CHECK_THROWS_WITH(name_networks(s, {"x=a.onnx", "x=b.onnx"}), Catch::Contains("two networks are named 'x'"));
+  CHECK_THROWS_WITH(name_networks(s, {"=a.onnx"}), Catch::Contains("empty NAME"));
+  CHECK_THROWS_WITH(name_networks(s, {"d/n.onnx", "d/n.onnx"}), Catch::Contains("give one a name with NAME=path"));
 }
 
 TEST_CASE("sweep records: CSV and JSON round trips are byte-exact", "[sweep]") {
@@ -69,9 +110,10 @@ TEST_CASE("sweep records: CSV and JSON round trips are byte-exact", "[sweep]") {
   bad.layers.clear();
 
   const std::string csv = csv_header(keys) + "\n" + csv_row(ok) + "\n" + csv_row(bad) + "\n";
-  CHECK(csv_header(keys) == "network,platform,policy,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,reason");
-  CHECK(csv_row(ok) == "tiny,platforms/gap8.yaml,dory,64KiB,512KiB,ok,123456,0.7055,98765,0.8000,");
-  CHECK(csv_row(bad) == "tiny,platforms/gap8.yaml,dory,64KiB,512KiB,infeasible,,,,,\"layer 3 'a,b' needs \"\"more\"\" L1\"");
+  CHECK(csv_header(keys) ==
+        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,reason");
+  CHECK(csv_row(ok) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,ok,123456,0.7055,98765,0.8000,");
+  CHECK(csv_row(bad) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,infeasible,,,,,\"layer 3 'a,b' needs \"\"more\"\" L1\"");
   const std::vector<PointRecord> back = records_from_csv(csv, keys);
   REQUIRE(back.size() == 2);
   CHECK(csv_row(back[0]) == csv_row(ok));
@@ -79,6 +121,12 @@ TEST_CASE("sweep records: CSV and JSON round trips are byte-exact", "[sweep]") {
   CHECK(back[1].reason == bad.reason);
   CHECK_FALSE(back[0].has_layers);
   CHECK(records_from_csv(csv, {"l1.size"}).empty());   // another grid's file: nothing reused
+  CHECK(records_from_csv("# command: edgesim sweep\n# edgesim: 0.1.0\n" + csv, keys).size() == 2);   // provenance lines
+  PointRecord npu = ok;
+  npu.engines = "npu,cluster";
+  CHECK(csv_row(npu) == "tiny,platforms/gap8.yaml,dory,\"npu,cluster\",64KiB,512KiB,ok,123456,0.7055,98765,0.8000,");
+  CHECK(record_key(npu, keys) != record_key(ok, keys));
+  CHECK(csv_row(records_from_csv(csv_header(keys) + "\n" + csv_row(npu) + "\n", keys).at(0)) == csv_row(npu));
 
   const auto j = record_to_json(ok, keys);
   const auto r = record_from_json(nlohmann::json::parse(j.dump()), keys);
@@ -97,6 +145,7 @@ TEST_CASE("sweep presets: grid, overrides and errors", "[sweep]") {
                                   "set:\n  l2.size: [256KiB, 512KiB]\n  l1.size: 64KiB\n");
   const Preset p = read_preset(f);
   CHECK(p.policy == "deeploy");
+  CHECK(read_preset(dir.write("configs/q.yaml", "policy: [dory, deeploy]\n")).policy == "dory,deeploy");
   REQUIRE(p.axes.size() == 2);
   CHECK(p.axes[0].key == "l2.size");   // file order
   CHECK(p.axes[0].values == std::vector<std::string>{"256KiB", "512KiB"});

@@ -32,20 +32,29 @@ TEST_CASE("edgesim sweep: CSV and JSON content", "[sweep][cli]") {
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("sweep: 12 points, 8 ok, 4 infeasible"));
   const std::string csv = slurp(d.file("r.csv"));
-  std::vector<std::string> lines;
-  for (size_t a = 0, b; (b = csv.find('\n', a)) != std::string::npos; a = b + 1) lines.push_back(csv.substr(a, b - a));
+  std::vector<std::string> lines, comments;
+  for (size_t a = 0, b; (b = csv.find('\n', a)) != std::string::npos; a = b + 1)
+    (csv[a] == '#' ? comments : lines).push_back(csv.substr(a, b - a));
   REQUIRE(lines.size() == 13);
-  CHECK(lines[0] == "network,platform,policy,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,reason");
+  // The provenance heads the file as comment lines: the command (without where results go), the
+  // version and commit, the platform file and every network with content hashes.
+  REQUIRE(comments.size() >= 5);
+  CHECK_THAT(comments[0], Catch::StartsWith("# command: edgesim sweep -p"));
+  CHECK(comments[0].find("r.csv") == std::string::npos);
+  CHECK_THAT(comments[1], Catch::StartsWith("# edgesim: "));
+  CHECK_THAT(csv, Catch::Contains("# platform: ") && Catch::Contains("fnv1a:"));
+  CHECK(lines[0] == "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,reason");
   // Networks outer, then l1.size, then l2.size.
-  CHECK_THAT(lines[1], Catch::StartsWith("tiny," + gap8() + ",dory,29500,384KiB,infeasible,,,,,"));
-  CHECK_THAT(lines[3], Catch::StartsWith("tiny," + gap8() + ",dory,64KiB,384KiB,ok,"));
-  CHECK_THAT(lines[7], Catch::StartsWith("resnet8," + gap8() + ",dory,29500,384KiB,infeasible"));
-  CHECK_THAT(lines[12], Catch::StartsWith("resnet8," + gap8() + ",dory,128KiB,512KiB,ok,"));
+  CHECK_THAT(lines[1], Catch::StartsWith("tiny," + gap8() + ",dory,,29500,384KiB,infeasible,,,,,"));
+  CHECK_THAT(lines[3], Catch::StartsWith("tiny," + gap8() + ",dory,,64KiB,384KiB,ok,"));
+  CHECK_THAT(lines[7], Catch::StartsWith("resnet8," + gap8() + ",dory,,29500,384KiB,infeasible"));
+  CHECK_THAT(lines[12], Catch::StartsWith("resnet8," + gap8() + ",dory,,128KiB,512KiB,ok,"));
   CHECK_THAT(lines[1], Catch::Contains("l1.size >= "));   // the reason says which size would work
 
   const auto j = nlohmann::json::parse(slurp(d.file("r.json")));
   REQUIRE(j["results"].size() == 12);
   CHECK(j["axes"][0]["key"] == "l1.size");
+  CHECK(j["provenance"]["command_line"] == comments[0].substr(std::string("# command: ").size()));
   const auto& ok = j["results"][3];
   CHECK(ok["status"] == "ok");
   CHECK(ok["point"]["l1.size"] == "64KiB");
@@ -60,7 +69,7 @@ TEST_CASE("edgesim sweep: CSV and JSON content", "[sweep][cli]") {
   CHECK(!j["results"][0]["reason"].get<std::string>().empty());
 }
 
-TEST_CASE("edgesim sweep: -j 2 writes the bytes of -j 1; errors", "[sweep][cli]") {
+TEST_CASE("edgesim sweep: -j 2 writes the bytes of -j 1, errors", "[sweep][cli]") {
   REQUIRE_DATA(tiny_net());
   REQUIRE_DATA(resnet8_net());
   TempDir a, b;

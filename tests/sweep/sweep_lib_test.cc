@@ -20,7 +20,7 @@ namespace {
 SweepSpec tiny_spec() {
   SweepSpec s;
   s.platform = edgesim::test::gap8();
-  s.policy = "dory";
+  s.policies = {"dory"};
   s.axes = {parse_axis("l1.size=29500,64KiB,bogus"), parse_axis("l2.size=256KiB,512KiB")};
   s.networks = {edgesim::test::tiny_net()};
   return s;
@@ -44,8 +44,8 @@ Dispatch counting(const SweepSpec& s, const std::vector<SweepNetwork>& nets, siz
 TEST_CASE("sweep points: ok, infeasible with a reason, invalid value", "[sweep]") {
   REQUIRE_DATA(edgesim::test::tiny_net());
   const SweepSpec s = tiny_spec();
-  const std::vector<SweepNetwork> nets = import_networks(s.networks);
-  const PointRecord ok = evaluate_point(s, nets[0], {"64KiB", "512KiB"});
+  const std::vector<SweepNetwork> nets = import_networks(s);
+  const PointRecord ok = evaluate_point(s, nets[0], PointRef{0, "dory", {}, {"64KiB", "512KiB"}});
   CHECK(ok.status == "ok");
   CHECK(ok.reason.empty());
   CHECK(ok.total_cycles > 0);
@@ -59,12 +59,12 @@ TEST_CASE("sweep points: ok, infeasible with a reason, invalid value", "[sweep]"
   CHECK(sum == ok.total_cycles);
 
   // 29,500 B leave DORY 664 B of L1 on GAP8: no tiling, the reason names the layer and the size.
-  const PointRecord small = evaluate_point(s, nets[0], {"29500", "512KiB"});
+  const PointRecord small = evaluate_point(s, nets[0], PointRef{0, "dory", {}, {"29500", "512KiB"}});
   CHECK(small.status == "infeasible");
   CHECK_THAT(small.reason, Catch::Contains("layer") && Catch::Contains("L1"));
   CHECK(small.reason.find('\n') == std::string::npos);
 
-  const PointRecord bogus = evaluate_point(s, nets[0], {"bogus", "512KiB"});
+  const PointRecord bogus = evaluate_point(s, nets[0], PointRef{0, "dory", {}, {"bogus", "512KiB"}});
   CHECK(bogus.status == "infeasible");
   CHECK_THAT(bogus.reason, Catch::Contains("l1.size=bogus"));
 }
@@ -72,7 +72,7 @@ TEST_CASE("sweep points: ok, infeasible with a reason, invalid value", "[sweep]"
 TEST_CASE("sweep runner: resume reuses rows and ends with the same bytes", "[sweep]") {
   REQUIRE_DATA(edgesim::test::tiny_net());
   const SweepSpec s = tiny_spec();
-  const std::vector<SweepNetwork> nets = import_networks(s.networks);
+  const std::vector<SweepNetwork> nets = import_networks(s);
   const size_t total = point_count(s);
   REQUIRE(total == 6);
   TempDir ref, dir;
@@ -118,7 +118,7 @@ TEST_CASE("sweep runner: resume reuses rows and ends with the same bytes", "[swe
 
   // Another policy is another sweep: the rows of this one are not reused.
   SweepSpec other = s;
-  other.policy = "deeploy";
+  other.policies = {"deeploy"};
   size_t n6 = 0;
   REQUIRE(run_sweep(other, csv_only, counting(other, nets, n6), quiet, false) == 0);
   CHECK(n6 == total);

@@ -15,7 +15,6 @@
 #include "schedule/sched_util.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
-#include "sim/tune/fork_pool.h"
 #include "sim/tune/sim_evaluator.h"
 #include "sim/tune/subgraph.h"
 #include "support/paths.h"
@@ -53,25 +52,6 @@ TEST_CASE("layer_subgraph computes what the node computes in the network", "[tun
     const InterpreterResult r = interpret(s, sub_in);
     CHECK(r.outputs.at(0).same_values(*whole.values[static_cast<size_t>(g.nodes[static_cast<size_t>(node)].outputs[0])]));
   }
-}
-
-TEST_CASE("worker pool: answers in request order for any number of workers", "[tune]") {
-  auto f = [](const std::string& r) -> int64_t {
-    if (r == "boom") throw std::runtime_error("x");
-    return static_cast<int64_t>(r.size() * 3 + 1);
-  };
-  std::vector<std::string> reqs;
-  for (int i = 0; i < 37; ++i) reqs.push_back(std::string(static_cast<size_t>(i), 'a'));
-  std::vector<int64_t> want;
-  for (const auto& r : reqs) want.push_back(f(r));
-  for (int jobs : {1, 2, 5}) {
-    WorkerPool pool(jobs, f);
-    CHECK(pool.run(reqs) == want);
-    CHECK(pool.run({"ab"}) == std::vector<int64_t>{7});   // reusable
-    CHECK(pool.run({}).empty());
-  }
-  WorkerPool pool(2, f);
-  CHECK_THROWS_WITH(pool.run({"a", "boom", "c"}), Catch::Matchers::Contains("request 1"));
 }
 
 TEST_CASE("the simulating evaluator gives the same cycles with 1 and 3 workers", "[tune]") {

@@ -1,5 +1,5 @@
-// layer_label (layer_label.h).
-#include "sim/exec/layer_label.h"
+// layer_label (op_label.h).
+#include "compiler/ir/op_label.h"
 
 #include <fmt/format.h>
 

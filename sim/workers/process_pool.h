@@ -1,0 +1,65 @@
+// ProcessPool: the one pool of forked worker processes behind `edgesim tune -j N` (candidate
+// simulations) and `edgesim sweep -j N` (sweep points). A process per worker, because SystemC's
+// globals allow one simulation at a time per process.
+//
+// Contract:
+// - Workers are forked when the pool is made and see the parent's memory as it was then (the
+//   graph and platform the handler refers to). A worker that dies is replaced by a new fork when
+//   work remains (so a replacement sees the parent as it is at that moment: the parent must not
+//   have changed what the handler reads).
+// - A request is a byte string, an answer a byte string (binary-safe, length-prefixed frames).
+// - run() hands each request to whichever worker is free (dynamic assignment) and calls `done`
+//   in the parent, in completion order, exactly once per request — with the answer, or with the
+//   reason it failed: the handler threw (its message), or the worker died on it (the signal or
+//   exit status). A request whose worker died is retried `retries` times on a fresh worker
+//   before it is reported failed; a handler exception is never retried (it is deterministic).
+// - `stop` (optional) is polled between events: when it returns true, no further request is
+//   handed out, busy workers are terminated (SIGTERM) and their workers replaced on the next
+//   run(); run() returns without calling `done` for what was not finished.
+// - Workers ignore SIGINT (the parent decides what an interrupt means) and leave with _exit
+//   (no static destructors of SystemC run in them). The destructor closes the pipes and reaps.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace edgesim {
+
+struct PoolOutcome {
+  bool ok = false;
+  std::string answer;   // the handler's answer when ok
+  std::string error;    // else: "worker process killed by signal 9", the handler's exception message, ...
+  int attempts = 0;     // how many workers tried the request (1 + retries used)
+};
+
+class ProcessPool {
+ public:
+  using Handler = std::function<std::string(const std::string& request)>;
+  using Done = std::function<void(size_t index, const PoolOutcome& outcome)>;
+
+  ProcessPool(int jobs, Handler handler, int retries = 0);
+  ~ProcessPool();
+  ProcessPool(const ProcessPool&) = delete;
+  ProcessPool& operator=(const ProcessPool&) = delete;
+
+  int jobs() const { return static_cast<int>(workers_.size()); }
+  void run(const std::vector<std::string>& requests, const Done& done, const std::function<bool()>& stop = {});
+  // Answers in request order; throws std::runtime_error naming the first failed request.
+  std::vector<std::string> run_ordered(const std::vector<std::string>& requests);
+
+ private:
+  struct Worker {
+    pid_t pid = -1;
+    int to = -1, from = -1;   // request pipe (write end), answer pipe (read end)
+  };
+  void spawn(size_t k);
+  std::string reap(size_t k);   // closes worker k's pipes, waits for it, says how it ended
+
+  Handler handler_;
+  int retries_;
+  std::vector<Worker> workers_;
+};
+
+}  // namespace edgesim
