@@ -99,7 +99,7 @@ void every_core(int ncores, F f) {
 
 }  // namespace
 
-TEST_CASE("C kernels: es_conv equals conv_reference (dense, grouped, depthwise; pads, strides, dilation)",
+TEST_CASE("C kernels: es_conv equals conv_reference (dense, grouped, depthwise with pads, strides, dilation)",
           "[kernels][ckernels]") {
   struct Case { int64_t n, c, h, w, m, k, s, d, g, pad; DType xt, wt; };
   const std::vector<Case> cases = {
