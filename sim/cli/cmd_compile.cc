@@ -154,6 +154,7 @@ int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
 
 int run_compile(const CompileArgs& a) {
   check_policy(a.policy);
+  check_output_path("-o", a.output);
   const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);

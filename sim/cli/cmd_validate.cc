@@ -44,6 +44,8 @@ std::string default_shared_dir() {
 
 int run_validate(const ValidateArgs& a) {
   using namespace edgesim::validate;
+  check_output_path("--json", a.json);
+  check_output_path("--report", a.report);
   std::vector<Case> all;
   try {
     all = read_cases(a.dir.empty() ? default_cases_dir() : a.dir);

@@ -248,3 +248,13 @@ TEST_CASE("install: the installed binary finds its platforms from any directory"
   pclose(list);
   CHECK_THAT(listing, Contains("gap8") && Contains("siracusa"));
 }
+
+TEST_CASE("compile and validate check their output paths before any work", "[cli]") {
+  const auto c = test::run_edgesim(fmt::format("compile -p gap8 '{}' -o /no/such/dir/s.json", resnet8()));
+  CHECK(c.status == 2);
+  CHECK_THAT(c.output, Contains("edgesim: error: -o /no/such/dir/s.json: directory '/no/such/dir' does not exist"));
+  CHECK(c.output.find("network:") == std::string::npos);
+  const auto v = test::run_edgesim("validate --json /no/such/dir/v.json");
+  CHECK(v.status == 2);
+  CHECK_THAT(v.output, Contains("edgesim: error: --json /no/such/dir/v.json: directory '/no/such/dir' does not exist"));
+}
