@@ -105,7 +105,10 @@ TEST_CASE("run: the tiling of every layer in JSON and table, the engine reason o
          for (std::string l; std::getline(in, l);) v.push_back(l);
          return v;
        }())
-    if (line.rfind("accounted:", 0) != 0) CHECK(line.size() <= 100);
+    // The tables fit 100 columns; the header lines echo file paths, as long as the user's.
+    if (line.rfind("accounted:", 0) != 0 && line.rfind("model:", 0) != 0 && line.rfind("inputs:", 0) != 0 &&
+        line.find(" written to ") == std::string::npos)
+      CHECK(line.size() <= 100);
 
   // Siracusa: every layer says why it runs where it does; cluster layers name what the NPU refused.
   const auto s =
