@@ -130,14 +130,31 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
     st.name = g.nodes[k].name;
     s.steps.push_back(st);
   }
+  // Fused pairs (NetTiling::fuse): the producer's step runs both; the intermediate has no home.
+  for (const LayerTiling& t : tilings) {
+    if (!t.net.fuse) continue;
+    const std::string why = sched::check_fusion(g, t.node, ctx.tiling_of);
+    if (!why.empty()) throw std::runtime_error("schedule: cannot fuse " + sched::node_label(g, t.node) + ": " + why);
+    const int c = sched::fused_consumer(g, t.node);
+    if (ctx.fused_prev.count(t.node)) throw std::runtime_error("schedule: " + sched::node_label(g, t.node) + " is fused twice");
+    ctx.fused_next[t.node] = c;
+    ctx.fused_prev[c] = t.node;
+    ctx.unplaced.insert(g.nodes[static_cast<size_t>(t.node)].outputs[0]);
+  }
   sched::place_tensors(ctx);
   ctx.network_loop = sched::resolve_network_loop(opt.network_loop, s.policy);
   s.network_loop = ctx.network_loop;
   sched::plan_network_loop(ctx);
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const int node = static_cast<int>(k);
+    ctx.sinks_at.push_back(ctx.step_sinks);
     sched::emit_loop_reads(ctx, node);
     auto it = ctx.tiling_of.find(node);
+    if (ctx.fused_prev.count(node)) continue;   // runs in its producer's step (which is empty of it)
+    if (const auto f = ctx.fused_next.find(node); f != ctx.fused_next.end()) {
+      sched::build_fused_step(ctx, node, *it->second, f->second, *ctx.tiling_of.at(f->second));
+      continue;
+    }
     if (g.nodes[k].engine == "mvu")
       sched::build_mvu_step(ctx, node);
     else if (is_relayout(g.nodes[k]) && !tilings.empty() && sched::build_relayout_step(ctx, node))

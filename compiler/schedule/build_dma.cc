@@ -26,8 +26,19 @@ int StepEmitter::emit(Command c, const std::vector<int>& reads, const std::vecto
   c.id = ctx_.next_cmd++;
   std::vector<int>& deps = c.deps;
   deps.clear();
-  if (serial_) {
+  if (ahead_) {
+    c.loop = true;
+    // Reads issued ahead form one chain in the order of the layers they feed: each waits for
+    // the previous one, so at most one of them is queued on the uDMA at a time and a layer's own
+    // reads never wait behind more than one (the loop issues the next read when one completes).
+    if (chain_ && c.kind == Command::Kind::Dma && c.engine == "l3_dma") {
+      if (ctx_.last_ahead >= 0) deps.push_back(ctx_.last_ahead);
+      ctx_.last_ahead = c.id;
+    }
+  } else if (serial_) {
     if (prev_ >= 0) deps.push_back(prev_);
+    if (!chained_) deps.insert(deps.end(), ctx_.step_sinks.begin(), ctx_.step_sinks.end());
+    chained_ = true;
   } else {
     for (int b : reads) deps.insert(deps.end(), writers_[b].begin(), writers_[b].end());
     for (int b : writes) {
@@ -36,7 +47,13 @@ int StepEmitter::emit(Command c, const std::vector<int>& reads, const std::vecto
         deps.insert(deps.end(), writers_[b].begin(), writers_[b].end());
     }
   }
-  if (deps.empty()) deps = ctx_.step_sinks;
+  if (ahead_) deps.insert(deps.end(), roots_.begin(), roots_.end());
+  else if (deps.empty()) deps = ctx_.step_sinks;
+  // A command of the step itself that waits only for reads issued ahead (e.g. the L1 load of a
+  // prefetched weight slab) still starts with its step: it also waits for the previous step.
+  if (!ahead_ && std::all_of(deps.begin(), deps.end(), [&](int d) { return ahead_ids_.count(d) > 0; }))
+    deps.insert(deps.end(), ctx_.step_sinks.begin(), ctx_.step_sinks.end());
+  if (ahead_) ahead_ids_.insert(c.id);
   std::sort(deps.begin(), deps.end());
   deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
   for (int b : reads) readers_[b].push_back(c.id);
@@ -51,7 +68,7 @@ int StepEmitter::emit(Command c, const std::vector<int>& reads, const std::vecto
 }
 
 std::vector<int> StepEmitter::copy(const Region& src, const Region& dst, const Box& box,
-                                   const std::string& engine, const std::string& note) {
+                                   const std::string& engine, const std::string& note, bool loop) {
   std::vector<int> ids;
   if (box.numel() == 0) return ids;
   const int64_t e = static_cast<int64_t>(dtype_size(src.dtype));
@@ -111,6 +128,7 @@ std::vector<int> StepEmitter::copy(const Region& src, const Region& dst, const B
     c.count = {a.n, b.n, row};
     c.src.stride = {a.n > 1 ? a.ss * e : 0, b.n > 1 ? b.ss * e : 0};
     c.dst.stride = {a.n > 1 ? a.ds * e : 0, b.n > 1 ? b.ds * e : 0};
+    c.loop = loop;
     ids.push_back(emit(std::move(c), {src.buffer}, {dst.buffer}));
   }
   return ids;

@@ -16,6 +16,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,20 @@ struct BuildContext {
   std::string network_loop = "dory";
   std::map<int, int> loop_weights;
   std::map<int, std::vector<int>> loop_issue;
+  // Prefetch (NetTiling::prefetch): layer node -> the step at whose start its weight reads are
+  // issued; per step, step_sinks as the step began (what a read issued there waits for).
+  std::map<int, int> ahead;
+  std::vector<std::vector<int>> sinks_at;
+  int last_ahead = -1;   // the last L3 read issued ahead (they form one chain)
+  // Fused pairs (NetTiling::fuse, build_fused.cc): producer -> consumer and back; the
+  // intermediate tensors, which get no home.
+  std::map<int, int> fused_next, fused_prev;
+  std::set<int> unplaced;
+  // The step that runs a layer: its own, or its producer's when it is fused into it.
+  int run_step(int node) const {
+    const auto it = fused_prev.find(node);
+    return it == fused_prev.end() ? node : it->second;
+  }
 };
 
 int add_buffer(Schedule& s, Level level, int64_t bytes, const std::string& name, int first, int last);
@@ -93,18 +108,44 @@ class StepEmitter {
  public:
   StepEmitter(BuildContext& ctx, Step& step, bool serial);
   int emit(Command c, const std::vector<int>& reads, const std::vector<int>& writes);
+  // While set, commands without deps inside the step wait for `roots` instead of the previous
+  // step's sinks (a read issued at an earlier step's start: BuildContext::sinks_at), and are
+  // marked Command::loop (the network loop issues them, not the layer's own code).
+  // `chain`: L3 reads join the chain of reads issued ahead (BuildContext::last_ahead); a read
+  // issued at its own step's start does not.
+  void issue_ahead(std::vector<int> roots, bool chain = true) { roots_ = std::move(roots), ahead_ = true, chain_ = chain; }
+  void issue_here() { ahead_ = false; }
   // Copies `box` (coordinates of the logical tensor) from one region to another; returns the
   // ids of the Dma commands (none for an empty box).
+  // `loop`: the copies are the network loop's (Command::loop).
   std::vector<int> copy(const Region& src, const Region& dst, const Box& box, const std::string& engine,
-                        const std::string& note);
+                        const std::string& note, bool loop = false);
   void finish();   // records the step's sink commands for the next step's barrier
  private:
   BuildContext& ctx_;
   Step& step_;
   bool serial_;
+  bool ahead_ = false;
+  bool chained_ = false;   // serial: a command of the step's own chain was emitted
+  bool chain_ = true;      // issuing ahead: L3 reads join BuildContext::last_ahead's chain
+  std::vector<int> roots_;
+  std::set<int> ahead_ids_;   // commands emitted while issuing ahead
   int prev_ = -1;
   std::map<int, std::vector<int>> writers_, readers_;
 };
+
+// ---- constant vectors of a layer step (build_consts.cc) ----
+struct ConstHome {
+  std::vector<Region> regions;   // per vector, in its L2 buffer (resident, or the staging buffer)
+  int l3 = -1;                   // staged: the L3 home, copied whole into the staging buffer
+  int64_t bytes = 0;             // all vectors
+  int issue = -1;                // staged and read ahead: the step whose start issues the copy
+  int run = -1;                  // staged: the step that runs the layer
+};
+// run_step: the step that runs the layer (the staging buffer lives until it).
+ConstHome const_home(BuildContext& ctx, int node, const LayerTiling& t, const Shape& out_shape, int run_step);
+// The staging copy of a staged home (ahead when the layer's reads are prefetched); nothing else.
+void emit_const_stage(BuildContext& ctx, StepEmitter& em, const ConstHome& h, const std::string& layer);
 
 // ---- tile params (build_params.cc) ----
 // Output box in kernel coordinates of the node's output (4-D for conv / pool / add).
@@ -132,8 +173,9 @@ struct SlabPlan {
   std::vector<Box> box;          // per slab
   std::vector<bool> load;        // a new box at this slab
   std::vector<int> buf;          // slab buffer used at this slab
-  std::vector<int> bufs;         // the slab buffers (1 or 2)
+  std::vector<int> bufs;         // the slab buffers (1 to kMaxSlabBuffers)
 };
+inline constexpr int kMaxSlabBuffers = 8;
 Box bounding(const std::vector<Box>& boxes);
 SlabPlan plan_slabs(Schedule& s, const Region& home, const std::vector<std::vector<Box>>& tile_boxes, int db,
                     bool output, const std::string& tag, const std::string& node_name, int step);
@@ -144,11 +186,17 @@ std::string resolve_network_loop(const std::string& requested, const std::string
 // After place_tensors: which layers' weights the loop reads, into which L2 buffers, when.
 void plan_network_loop(BuildContext& ctx);
 // Before a step's own commands: the loop reads issued at its start (sets step_sinks when the
-// step's commands must wait for them).
+// step's commands must wait for them), and the reads of this layer's weights issued ahead
+// (NetTiling::prefetch; the layer waits for them besides the previous step).
 void emit_loop_reads(BuildContext& ctx, int step);
 
 // ---- steps ----
 void build_whole_step(BuildContext& ctx, int node);
+// Fused pairs (build_fused.cc): why producer p cannot be fused with its consumer ("" when it
+// can); the consumer of p's output; the fused step (built at p's step; the consumer's is empty).
+std::string check_fusion(const Graph& g, int p, const std::map<int, const LayerTiling*>& tiling_of);
+int fused_consumer(const Graph& g, int p);
+void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, const LayerTiling& tc);
 // A conv on the BARVINN MVU array: output rows split over the MVUs (build_mvu.cc).
 void build_mvu_step(BuildContext& ctx, int node);
 // Returns false when the layer cannot be tiled (the caller then builds a whole-tensor step).

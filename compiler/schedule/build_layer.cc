@@ -175,24 +175,10 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   const std::string& nm = n.name;
   const int st = node;
 
-  // Constant vectors: one L2 buffer per layer holding each vector whole (4 B per entry).
-  std::vector<Region> cv_home;
-  {
-    Box whole{Shape(KR, 0), ys};
-    const auto full = const_vectors(g, n, ys, whole);
-    int64_t total = 0;
-    for (const ConstVec& v : full) total += shape_numel(v.shape) * 4;
-    int cbuf = total > 0 ? add_buffer(s, Level::L2, total, "const " + nm, 0, ctx.last_step) : -1;
-    int64_t off = 0;
-    for (const ConstVec& v : full) {
-      Region r;
-      r.buffer = cbuf, r.offset = off, r.dtype = DType::I32, r.shape = v.shape;
-      r.strides = packed_strides(v.shape, order_of(contiguous_strides(v.shape)));
-      r.origin.assign(v.shape.size(), 0);
-      cv_home.push_back(r);
-      off += shape_numel(v.shape) * 4;
-    }
-  }
+  // Constant vectors (build_consts.cc): resident in L2, or staged from L3 for this step.
+  const ConstHome consts = const_home(ctx, node, t, ys, node);
+  const std::vector<Region>& cv_home = consts.regions;
+  const auto ahead = ctx.ahead.find(node);
 
   // L2 slab plans of operands homed in L3 (inputs 0..k, then the output).
   const size_t nin = n.inputs.size();
@@ -271,6 +257,18 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
     em.copy(in_home[k], slab_region(k, j), plan[k].box[j], "l3_dma",
             "load " + std::string(k == 0 ? "x" : "in" + std::to_string(k)) + " slab " + std::to_string(j));
   };
+  // Weight slabs read ahead (NetTiling::prefetch): the first load into each slab buffer is
+  // issued at the start of an earlier step, whose start the buffers now live from. Staged
+  // constant vectors are read whole with them (or at the step's start).
+  if (ahead != ctx.ahead.end() && nin > 1 && w_like && plan[1].active) {
+    for (int b : plan[1].bufs) s.buffers[static_cast<size_t>(b)].first_step = ahead->second;
+    em.issue_ahead(ctx.sinks_at.at(static_cast<size_t>(ahead->second)));
+    size_t issued = 0;
+    for (size_t j = 0; j < slabs.size() && issued < plan[1].bufs.size(); ++j)
+      if (plan[1].load[j]) load_slab(1, j), ++issued;
+    em.issue_here();
+  }
+  emit_const_stage(ctx, em, consts, nm);
   std::vector<int> in_loads(nin, 0);
   std::vector<Box> in_prev(nin);
   std::vector<int> in_prev_src(nin, -1);
@@ -282,12 +280,10 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
     for (size_t k = 0; k < nin; ++k) {
       if (!plan[k].active) continue;
       if (plan[k].load[j]) load_slab(k, j);
-      if (plan[k].bufs.size() > 1)
-        for (size_t j2 = j + 1; j2 < slabs.size(); ++j2)
-          if (plan[k].load[j2]) {
-            load_slab(k, j2);
-            break;
-          }
+      // With n slab buffers, the next n - 1 loads are in flight (each waits for its buffer).
+      size_t ahead_loads = plan[k].bufs.size() - 1;
+      for (size_t j2 = j + 1; j2 < slabs.size() && ahead_loads > 0; ++j2)
+        if (plan[k].load[j2]) load_slab(k, j2), --ahead_loads;
     }
     for (const TileInfo& ti : slabs[j].tiles) {
       const std::string ts = std::to_string(tile_no) + "/" + std::to_string(ntiles);

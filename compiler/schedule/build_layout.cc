@@ -142,7 +142,7 @@ void place_tensors(BuildContext& ctx) {
   for (int id : g.inputs) used[id] = true, first[id] = 0;
   for (size_t k = 0; k < g.nodes.size(); ++k) {
     const Node& n = g.nodes[k];
-    const int step = static_cast<int>(k);
+    const int step = ctx.run_step(static_cast<int>(k));   // a fused layer runs in its producer's step
     for (int id : n.inputs) {
       used[id] = true;
       last[id] = std::max(last[id], step);
@@ -151,7 +151,7 @@ void place_tensors(BuildContext& ctx) {
       used[id] = true;
       if (first[id] < 0) first[id] = step;
     }
-    auto it = ctx.tiling_of.find(step);
+    auto it = ctx.tiling_of.find(static_cast<int>(k));
     if (it == ctx.tiling_of.end()) continue;
     const L3Tiling& t3 = it->second->l3;
     if (t3.output_in_l3)
@@ -161,6 +161,10 @@ void place_tensors(BuildContext& ctx) {
       if (n.kind() == OpKind::Add && n.inputs.size() > 1) l3[n.inputs[1]] = true;
     }
     if (t3.weights_in_l3 && n.inputs.size() > 1 &&
+        (n.kind() == OpKind::Conv || n.kind() == OpKind::Gemm))
+      l3[n.inputs[1]] = true;
+    // A tuned layer's constants homed in L3 (NetTiling::consts_l3), staged per step.
+    if (it->second->net.consts_l3 && ctx.spec->l3.size > 0 && n.inputs.size() > 1 && g.tensor(n.inputs[1]).is_const() &&
         (n.kind() == OpKind::Conv || n.kind() == OpKind::Gemm))
       l3[n.inputs[1]] = true;
   }
@@ -173,7 +177,7 @@ void place_tensors(BuildContext& ctx) {
       npu_w[g.nodes[k].inputs.at(1)] = {npu_weight_geom_of(g, static_cast<int>(k), *ctx.spec), g.nodes[k].wmem_weights};
 
   for (size_t t = 0; t < nt; ++t) {
-    if (!used[t]) continue;
+    if (!used[t] || ctx.unplaced.count(static_cast<int>(t))) continue;
     const TensorDesc& d = g.tensors[t];
     const int id = static_cast<int>(t);
     const auto npu = npu_w.find(id);

@@ -2,8 +2,9 @@
 // home is in L3 is staged through one or two L2 slab buffers. For each L2 slab of the layer the
 // operand needs the bounding box of what the slab's L1 tiles read (input rows with their halo,
 // a weight Cout range) or write (output rows); an input slab is (re)loaded only when that box
-// differs from the previous slab's. Slab buffers alternate per load when there are two
-// (L3Tiling::db_x / db_w / db_o, clamped to 1..2 and to the number of loads). The commands
+// differs from the previous slab's. Slab buffers rotate per load when there are several
+// (L3Tiling::db_x / db_w / db_o, clamped to 1..kMaxSlabBuffers and to the number of loads; the
+// policies use 1 or 2, the tuned flow's weight rings up to 8). The commands
 // themselves are emitted by the layer step (build_layer.cc).
 #include <algorithm>
 
@@ -35,7 +36,7 @@ SlabPlan plan_slabs(Schedule& s, const Region& home, const std::vector<std::vect
     loads += p.load.back() ? 1 : 0;
     max_bytes = std::max(max_bytes, p.box[j].numel() * es);
   }
-  const int nb = std::min(std::clamp(db, 1, 2), std::max(loads, 1));
+  const int nb = std::min(std::clamp(db, 1, kMaxSlabBuffers), std::max(loads, 1));
   for (int i = 0; i < nb; ++i)
     p.bufs.push_back(add_buffer(s, Level::L2, max_bytes, tag + "[" + std::to_string(i) + "] L2 " + node_name, step, step));
   int count = -1;

@@ -37,13 +37,16 @@ DType dtype_of(const In& in, const std::string& s) {
 json tiling_to(const LayerTiling& t) {
   const L3Tiling& a = t.l3;
   const L1Tiling& b = t.l1;
-  return {{"node", t.node}, {"policy", t.policy}, {"reported_l1", t.reported_l1},
+  json j = {{"node", t.node}, {"policy", t.policy}, {"reported_l1", t.reported_l1},
           {"l3", {{"input_in_l3", a.input_in_l3}, {"output_in_l3", a.output_in_l3},
                   {"weights_in_l3", a.weights_in_l3}, {"n_out", a.n_out}, {"h_out", a.h_out},
                   {"h_in", a.h_in}, {"db_x", a.db_x}, {"db_w", a.db_w}, {"db_o", a.db_o}}},
           {"l1", {{"n_out", b.n_out}, {"h_out", b.h_out}, {"w_out", b.w_out}, {"n_in", b.n_in},
                   {"h_in", b.h_in}, {"w_in", b.w_in}, {"db", b.db}, {"whole", b.whole},
                   {"l1_bytes", b.l1_bytes}}}};
+  if (t.net != NetTiling{})
+    j["net"] = {{"prefetch", t.net.prefetch}, {"consts_l3", t.net.consts_l3}, {"fuse", t.net.fuse}};
+  return j;
 }
 
 LayerTiling tiling_from(const In& in) {
@@ -63,6 +66,13 @@ LayerTiling tiling_from(const In& in) {
   t.l1.db = b.get<int>("db");
   t.l1.whole = b.get<bool>("whole");
   t.l1.l1_bytes = b.get<int64_t>("l1_bytes");
+  if (in.j.contains("net")) {   // cross-layer decisions (optional: absent = none)
+    const In c = in.sub("net");
+    t.net.prefetch = c.get<int>("prefetch");
+    if (t.net.prefetch < 0) c.fail("prefetch", "must be >= 0");
+    if (c.j.contains("consts_l3")) t.net.consts_l3 = c.get<bool>("consts_l3");
+    if (c.j.contains("fuse")) t.net.fuse = c.get<bool>("fuse");
+  }
   return t;
 }
 

@@ -90,6 +90,15 @@ std::optional<L3Tiling> dory_l3(const LayerGeom& g, const Budgets& b, bool input
 // Layers assigned to the NPU (Node::engine == "npu"): keeps the policy's L3 decision in `base`
 // and replaces its L1 tile by the NPU's (npu.cc). Throws TilingError when no tile fits b.l1.
 LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b);
+// Every NPU L1 tile of the layer's L2 slab (base's L3 decision) that fits b.l1, with npu_tile's
+// cycle estimate: the whole slab single-buffered first (when it fits), then the candidate tiles
+// with b.db (all_bufferings: with double and single buffering). min_l1: the smallest footprint.
+struct NpuTileCandidate {
+  L1Tiling l1;
+  double estimate = 0;
+};
+std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
+                                                  const Budgets& b, bool all_bufferings, int64_t* min_l1 = nullptr);
 
 std::unique_ptr<TilingPolicy> make_dory_policy(bool v2021);
 std::unique_ptr<TilingPolicy> make_deeploy_policy();

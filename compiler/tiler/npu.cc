@@ -45,7 +45,8 @@ std::vector<int64_t> cands(int64_t full, int64_t step, bool small) {
 
 }  // namespace
 
-LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b) {
+std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
+                                                  const Budgets& b, bool all_bufferings, int64_t* min_l1) {
   const Graph& gr = *ctx.graph;
   const PlatformSpec& spec = *ctx.spec;
   const Node& n = gr.nodes.at(static_cast<size_t>(g.node));
@@ -76,8 +77,10 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
     return db * (act_bytes(nc, h, w) + w_bytes(nc) + c8(n_vec * 4 * nc));
   };
 
-  L1Tiling& l = base.l1;
-  auto set = [&](int64_t nc, int64_t h, int64_t w, int64_t db, bool whole) {
+  std::vector<NpuTileCandidate> out;
+  auto make = [&](int64_t nc, int64_t h, int64_t w, int64_t db, bool whole, double est) {
+    NpuTileCandidate k;
+    L1Tiling& l = k.l1;
     l.n_out = nc, l.h_out = h, l.w_out = w;
     l.n_in = dw ? nc : g.cin;
     l.h_in = in_ext(h, g.h_out, g.h_in, g.kh, g.sh);
@@ -85,11 +88,9 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
     l.db = static_cast<int>(db);
     l.whole = whole;
     l.l1_bytes = mem(nc, h, w, db);
+    k.estimate = est;
+    out.push_back(k);
   };
-  if (mem(slab_n, slab_h, W, 1) <= b.l1) {   // the slab in one tile (single-buffered)
-    set(slab_n, slab_h, W, 1, true);
-    return base;
-  }
   const int64_t db = std::max(1, b.db);
   const auto nc = dw ? cands(slab_n, dwb, false) : cands(slab_n, tp_out, true);
   const auto hc = cands(slab_h, pe_h, true), wc = cands(W, pe_w, true);
@@ -127,24 +128,41 @@ LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling b
         total += static_cast<double>(i ? 1 : dims[0][0]) * static_cast<double>(w_bytes(ext[0][i]) + n_vec * 4 * ext[0][i]) / dma_bw;
     return total;
   };
-  using Key = std::tuple<double, int64_t, int64_t, int64_t>;   // (−cycles, volume, rows, cols): larger wins
-  bool found = false;
-  Key best{0, 0, 0, 0};
-  int64_t bn = 0, bh = 0, bw = 0;
+  if (min_l1) *min_l1 = mem(dw ? std::min(dwb, slab_n) : 1, 1, 1, db);
+  // The slab in one tile (single-buffered) first: npu_tile takes it whenever it fits.
+  if (mem(slab_n, slab_h, W, 1) <= b.l1) make(slab_n, slab_h, W, 1, true, slab_cycles(slab_n, slab_h, W));
+  std::vector<int64_t> dbs{db};
+  if (all_bufferings) dbs = {2, 1};
   for (int64_t c : nc)
     for (int64_t h : hc)
-      for (int64_t w : wc) {
-        if (mem(c, h, w, db) > b.l1) continue;
-        const Key k{-slab_cycles(c, h, w), c * h * w, h, w};
-        if (!found || k > best) best = k, bn = c, bh = h, bw = w, found = true;
-      }
-  if (!found) {
-    const int64_t need = mem(dw ? std::min(dwb, slab_n) : 1, 1, 1, db);
+      for (int64_t w : wc)
+        for (int64_t d : dbs) {
+          if (c == slab_n && h == slab_h && w == W) continue;   // the whole slab: above
+          if (mem(c, h, w, d) <= b.l1) make(c, h, w, d, false, slab_cycles(c, h, w));
+        }
+  return out;
+}
+
+LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b) {
+  int64_t need = 0;
+  const std::vector<NpuTileCandidate> cands = npu_tile_candidates(g, ctx, base, b, false, &need);
+  if (!cands.empty() && cands.front().l1.whole) {
+    base.l1 = cands.front().l1;
+    return base;
+  }
+  // The fewest estimated cycles; ties go to the larger tile, then more rows, then more columns.
+  using Key = std::tuple<double, int64_t, int64_t, int64_t>;   // (−cycles, volume, rows, cols): larger wins
+  const NpuTileCandidate* best = nullptr;
+  Key bk{0, 0, 0, 0};
+  for (const NpuTileCandidate& c : cands) {
+    const Key k{-c.estimate, c.l1.n_out * c.l1.h_out * c.l1.w_out, c.l1.h_out, c.l1.w_out};
+    if (!best || k > bk) best = &c, bk = k;
+  }
+  if (!best)
     throw TilingError(fmt::format("{}: no NPU L2->L1 tile fits the L1 budget of {} B; needs at least {} B",
                                   layer_label(ctx.graph, g), b.l1, need),
                       g.node, "L1", need);
-  }
-  set(bn, bh, bw, db, false);
+  base.l1 = best->l1;
   return base;
 }
 

@@ -77,7 +77,8 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
       t.policy = p->name();
       t.l3.n_out = geom.cout, t.l3.h_out = geom.h_out, t.l3.h_in = geom.h_in;
     }
-    if (npu) t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy, buffering));
+    // (The tuned policy's NPU tiles are NPU tiles already.)
+    if (npu && t.policy.rfind("tuned", 0) != 0) t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy, buffering));
     ctx.input_in_l3 = t.l3.output_in_l3;
     out.push_back(std::move(t));
   }

@@ -72,11 +72,29 @@ struct L1Tiling {
   int64_t l1_bytes = 0;          // L1 footprint under the policy's own accounting
 };
 
+// Cross-layer decisions of the tuned flow (docs/tune.md "Network decisions"); the other
+// policies leave them off.
+struct NetTiling {
+  // Weights homed in L3: their L3 -> L2 read is issued this many layer nodes before the layer
+  // (0: where the network loop issues it). A layer that streams its weights in Cout slabs
+  // (L3Tiling::weights_in_l3) issues its first slab loads, one per slab buffer, that early.
+  int prefetch = 0;
+  // The layer's constants (weights and per-channel vectors) are homed in L3 and staged into L2
+  // for its step (read by the network loop with its weights, prefetched with them), even when
+  // the network's constants would fit in L2.
+  bool consts_l3 = false;
+  // Depth-first fusion: this layer (a conv) and the conv that alone consumes its output run as
+  // one step, tile by tile, the intermediate kept in L1 (the consumer's tiling gives the tiles).
+  bool fuse = false;
+  bool operator==(const NetTiling&) const = default;
+};
+
 struct LayerTiling {
   int node = -1;
   std::string policy;            // "dory", "dory-2021", "deeploy", ...
   L3Tiling l3;
   L1Tiling l1;
+  NetTiling net;
   int64_t reported_l1 = -1;      // dory-2021: DORY's logged "Total L1 occupation" (else -1)
 };
 

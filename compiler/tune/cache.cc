@@ -12,7 +12,9 @@
 #include "compiler/io/write_file.h"
 #include "compiler/schedule/json.h"
 #include "compiler/schedule/json_internal.h"
+#include "compiler/tune/network_tune.h"
 #include "platforms/loader/loader.h"
+#include "platforms/util/hash.h"
 
 namespace edgesim {
 
@@ -21,7 +23,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kFormatVersion = 1;   // bump when an entry's fields change
+constexpr int kFormatVersion = 2;   // bump when an entry's fields change (2: L3 options, network plans)
 
 json result_to(const LayerTuneResult& r) {
   json j{{"name", r.name},         {"has_dory", r.has_dory},       {"has_deeploy", r.has_deeploy},
@@ -30,6 +32,12 @@ json result_to(const LayerTuneResult& r) {
          {"tau", r.tau},           {"tuned", tiling_to_json(r.tuned)}};
   if (r.has_dory) j["dory"] = tiling_to_json(r.dory);
   if (r.has_deeploy) j["deeploy"] = tiling_to_json(r.deeploy);
+  json opts = json::array();
+  for (const TunedOption& o : r.options)
+    opts.push_back({{"kind", o.option.kind}, {"slab_bytes", o.option.slab_bytes}, {"l2_bytes", o.option.l2_bytes},
+                    {"tiling", tiling_to_json(o.tiling)}, {"cycles", o.cycles}, {"analytic", o.analytic}});
+  j["options"] = opts;
+  j["tau_l3"] = r.tau_l3;
   return j;
 }
 
@@ -48,11 +56,81 @@ LayerTuneResult result_from(const json& j) {
   r.tuned = tiling_from_json(j.at("tuned"));
   if (r.has_dory) r.dory = tiling_from_json(j.at("dory"));
   if (r.has_deeploy) r.deeploy = tiling_from_json(j.at("deeploy"));
+  for (const json& o : j.at("options")) {
+    TunedOption t;
+    t.option.kind = o.at("kind").get<std::string>();
+    t.tiling = tiling_from_json(o.at("tiling"));
+    t.option.l3 = t.tiling.l3;   // the option's decision (the base option's best may be a reference's)
+    t.option.slab_bytes = o.at("slab_bytes").get<int64_t>();
+    t.option.l2_bytes = o.at("l2_bytes").get<int64_t>();
+    t.cycles = o.at("cycles").get<int64_t>();
+    t.analytic = o.at("analytic").get<int64_t>();
+    r.options.push_back(t);
+  }
+  r.tau_l3 = j.at("tau_l3").get<double>();
+  r.cached = true;
+  return r;
+}
+
+json network_to(const NetworkTuneResult& r) {
+  json t = json::array(), e = json::array(), c = json::array();
+  for (const LayerTiling& x : r.tilings) t.push_back(tiling_to_json(x));
+  for (const auto& [engine, wmem] : r.engines) e.push_back({engine, wmem});
+  for (const EngineChange& x : r.engine_changes)
+    c.push_back({{"node", x.node}, {"what", x.what}, {"from", x.from}, {"to", x.to}, {"from_cycles", x.from_cycles},
+                 {"to_cycles", x.to_cycles}});
+  return {{"tilings", t}, {"engines", e}, {"engine_changes", c}, {"order", r.order},
+          {"branch", {r.branch_regions, r.branch_orders, r.peak_before, r.peak_after}},         {"chosen", r.chosen},     {"evaluator", r.evaluator}, {"dory", r.dory},
+          {"deeploy", r.deeploy}, {"isolated", r.isolated}, {"tuned", r.tuned},         {"plans", r.plans}, {"fusion_sims", r.fusion_sims},
+          {"changes", r.changes}, {"library", r.library}};
+}
+
+NetworkTuneResult network_from(const json& j) {
+  NetworkTuneResult r;
+  for (const json& t : j.at("tilings")) r.tilings.push_back(tiling_from_json(t));
+  r.chosen = j.at("chosen").get<std::string>();
+  r.evaluator = j.at("evaluator").get<std::string>();
+  r.dory = j.at("dory").get<int64_t>();
+  r.deeploy = j.at("deeploy").get<int64_t>();
+  r.isolated = j.at("isolated").get<int64_t>();
+  r.tuned = j.at("tuned").get<int64_t>();
+  r.plans = j.at("plans").get<size_t>();
+  r.fusion_sims = j.at("fusion_sims").get<size_t>();
+  r.changes = j.at("changes").get<std::vector<std::string>>();
+  r.library = j.at("library").get<std::string>();
+  r.order = j.at("order").get<std::vector<int>>();
+  const json& b = j.at("branch");
+  r.branch_regions = b.at(0).get<int>(), r.branch_orders = b.at(1).get<size_t>();
+  r.peak_before = b.at(2).get<int64_t>(), r.peak_after = b.at(3).get<int64_t>();
+  for (const json& e : j.at("engines")) r.engines.emplace_back(e.at(0).get<std::string>(), e.at(1).get<bool>());
+  for (const json& x : j.at("engine_changes"))
+    r.engine_changes.push_back({x.at("node").get<int>(), x.at("what").get<std::string>(), x.at("from").get<std::string>(),
+                                x.at("to").get<std::string>(), x.at("from_cycles").get<int64_t>(),
+                                x.at("to_cycles").get<int64_t>()});
   r.cached = true;
   return r;
 }
 
 }  // namespace
+
+std::string network_key(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt, const std::string& net_evaluator) {
+  Fnv1a h;
+  for (const Node& n : g.nodes) {
+    h.text(json_detail::params_to(n.params).dump()).text(n.engine).text(n.wmem_weights ? "w" : "-");
+    for (const auto* list : {&n.inputs, &n.outputs})
+      for (int t : *list) h.word(static_cast<uint64_t>(t));
+  }
+  for (const TensorDesc& d : g.tensors) {
+    h.text(dtype_name(d.dtype)).word(d.is_const() ? 1 : 0);
+    for (int64_t v : d.shape) h.word(static_cast<uint64_t>(v));
+  }
+  for (const auto* list : {&g.inputs, &g.outputs})
+    for (int t : *list) h.word(static_cast<uint64_t>(t));
+  // The search itself (network_tune.cc) is part of the key: a plan from another version of it
+  // is not reused.
+  return fmt::format("network-v{}{}|{:016x}|{:016x}|k{}|{}|{}", kNetworkSearchVersion, opt.change_graph ? "" : "-fixed-graph", h.value(), platform_hash(spec), opt.top_k,
+                     opt.simulator ? opt.simulator->name() : "analytic", net_evaluator);
+}
 
 std::string layer_signature(const Graph& g, int node, const TilingContext& ctx, const AnalyticContext& actx) {
   const Node& n = g.nodes.at(static_cast<size_t>(node));
@@ -63,6 +141,7 @@ std::string layer_signature(const Graph& g, int node, const TilingContext& ctx, 
       tensors.push_back({dtype_name(d.dtype), d.shape, d.is_const()});
     }
   const json sig{{"params", json_detail::params_to(n.params)}, {"tensors", tensors},
+                 {"engine", n.engine + (n.wmem_weights ? "+wmem" : "")},
                  {"input_in_l3", ctx.input_in_l3}, {"consts_in_l3", actx.consts_in_l3},
                  {"conventions", actx.conventions}};
   return sig.dump();
@@ -94,6 +173,7 @@ TuneCache::TuneCache(std::string path) : path_(std::move(path)) {
   }
   try {
     for (const auto& [k, v] : j.at("entries").items()) entries_[k] = v.dump();
+    for (const auto& [k, v] : j.at("networks").items()) networks_[k] = v.dump();
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("tune cache {}: unreadable ({}); delete it to start over", path_, e.what()));
   }
@@ -111,10 +191,30 @@ std::optional<LayerTuneResult> TuneCache::find(const std::string& key) const {
 
 void TuneCache::put(const std::string& key, const LayerTuneResult& r) {
   entries_[key] = result_to(r).dump();
+  write();
+}
+
+std::optional<NetworkTuneResult> TuneCache::find_network(const std::string& key) const {
+  const auto it = networks_.find(key);
+  if (it == networks_.end()) return std::nullopt;
+  try {
+    return network_from(json::parse(it->second));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("tune cache {}: damaged entry ({}); delete it to start over", path_, e.what()));
+  }
+}
+
+void TuneCache::put_network(const std::string& key, const NetworkTuneResult& r) {
+  networks_[key] = network_to(r).dump();
+  write();
+}
+
+void TuneCache::write() const {
   if (path_.empty()) return;
-  json entries = json::object();
+  json entries = json::object(), networks = json::object();
   for (const auto& [k, v] : entries_) entries[k] = json::parse(v);
-  const json doc{{"format", "edgesim-tune-cache"}, {"version", kFormatVersion}, {"entries", entries}};
+  for (const auto& [k, v] : networks_) networks[k] = json::parse(v);
+  const json doc{{"format", "edgesim-tune-cache"}, {"version", kFormatVersion}, {"entries", entries}, {"networks", networks}};
   const fs::path target(path_);
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
@@ -129,6 +229,7 @@ LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext&
     hit->node = node;
     hit->name = g.nodes.at(static_cast<size_t>(node)).name;
     hit->tuned.node = hit->dory.node = hit->deeploy.node = node;
+    for (TunedOption& o : hit->options) o.tiling.node = node;
     return *hit;
   }
   LayerTuneResult r = tune_layer(g, node, ctx, spec, actx, opt);
@@ -137,15 +238,23 @@ LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext&
 }
 
 std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt,
-                                        TuneCache& cache) {
+                                        TuneCache& cache, bool activations_in_l2) {
   const AnalyticContext actx = network_context(g, spec);
   TilingContext ctx;
   ctx.graph = &g;
   ctx.spec = &spec;
   std::vector<LayerTuneResult> out;
   for (int node : g.layer_nodes()) {
-    out.push_back(tune_layer_cached(g, node, ctx, spec, actx, opt, cache));
-    ctx.input_in_l3 = out.back().tuned.l3.output_in_l3;
+    if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (as tile_graph)
+    LayerTuneResult r = tune_layer_cached(g, node, ctx, spec, actx, opt, cache);
+    if (activations_in_l2 && r.tuned.l3.output_in_l3) {
+      const TunedOption* best = nullptr;
+      for (const TunedOption& o : r.options)
+        if (!o.tiling.l3.output_in_l3 && (!best || o.cycles < best->cycles)) best = &o;
+      if (best) r.tuned = best->tiling, r.tuned_cycles = best->cycles;
+    }
+    ctx.input_in_l3 = r.tuned.l3.output_in_l3;
+    out.push_back(std::move(r));
   }
   return out;
 }

@@ -17,17 +17,31 @@ namespace edgesim {
 
 std::string layer_signature(const Graph& g, int node, const TilingContext& ctx, const AnalyticContext& actx);
 
+struct NetworkTuneResult;
+
 class TuneCache {
  public:
   explicit TuneCache(std::string path);   // loads the file when it exists; "" = memory only
   std::optional<LayerTuneResult> find(const std::string& key) const;
   void put(const std::string& key, const LayerTuneResult& r);   // writes the file (if any)
-  size_t size() const { return entries_.size(); }
+  // Network plans (network_tune.h), without their per-layer results.
+  std::optional<NetworkTuneResult> find_network(const std::string& key) const;
+  void put_network(const std::string& key, const NetworkTuneResult& r);
+  size_t size() const { return entries_.size() + networks_.size(); }
 
  private:
+  void write() const;
   std::string path_;
-  std::map<std::string, std::string> entries_;   // key -> JSON text of the result
+  std::map<std::string, std::string> entries_;    // key -> JSON text of the result
+  std::map<std::string, std::string> networks_;   // key -> JSON text of the plan
 };
+
+// The version of the network search (network_tune.cc); bumped when it changes what it returns.
+inline constexpr int kNetworkSearchVersion = 4;
+
+// Key of a network plan: FNV-1a of the graph's nodes (op, params, engine, weight home) and
+// tensors (dtype, shape, constant or not), the platform hash, K and both evaluators' names.
+std::string network_key(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt, const std::string& net_evaluator);
 
 // Key of one tuning: signature + platform hash + K + the evaluator's name.
 std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator);
@@ -36,9 +50,11 @@ std::string tune_key(const std::string& signature, const PlatformSpec& spec, siz
 LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                                   const AnalyticContext& actx, const TuneOptions& opt, TuneCache& cache);
 
-// Every layer node of g in order, threading "input in L3" from each tuned choice (as
-// tile_graph does); the tuned tilings are results[i].tuned.
+// Every layer node of g in order (MVU layers aside, as tile_graph), threading "input in L3" from
+// each tuned choice (as tile_graph does); the tuned tilings are results[i].tuned. With
+// activations_in_l2 each layer's choice is the best of its options that keep the output in L2
+// when there is one (the next layer is then tuned with its input in L2).
 std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt,
-                                        TuneCache& cache);
+                                        TuneCache& cache, bool activations_in_l2 = false);
 
 }  // namespace edgesim

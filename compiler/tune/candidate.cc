@@ -45,8 +45,10 @@ int64_t max_window(int64_t out, int64_t t, int64_t k, int64_t s, int64_t d, int6
   return m;
 }
 
+}  // namespace
+
 // First-fit high water of buffers that all live for the same step.
-int64_t high_water(std::vector<int64_t> bytes) {
+int64_t l1_high_water(std::vector<int64_t> bytes) {
   bytes.erase(std::remove(bytes.begin(), bytes.end(), 0), bytes.end());
   if (bytes.empty()) return 0;
   std::sort(bytes.begin(), bytes.end(), std::greater<>());
@@ -54,6 +56,8 @@ int64_t high_water(std::vector<int64_t> bytes) {
   for (size_t i = 0; i + 1 < bytes.size(); ++i) off = align8(off + bytes[i]);
   return off + bytes.back();
 }
+
+namespace {
 
 // reloads_per_slab: the weights / constants are reloaded at every L2 slab (several Cout slabs of
 // an L3-tiled layer), which the slab geometry alone cannot show.
@@ -100,7 +104,7 @@ int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_pe
   for (int64_t i = 0; i < nw && w > 0; ++i) bufs.push_back(w);
   for (int64_t i = 0; i < nx; ++i) bufs.push_back(y);
   for (int64_t i = 0; i < nc && c > 0; ++i) bufs.push_back(c);
-  return high_water(std::move(bufs));
+  return l1_high_water(std::move(bufs));
 }
 
 }  // namespace

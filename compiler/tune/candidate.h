@@ -26,6 +26,10 @@ struct Candidate {
 // aligned).
 int64_t l1_footprint(const LayerGeom& slab, const L1Tiling& t, int db);
 
+// The high water of L1 buffers that share one lifetime, as the first-fit planner places them:
+// largest first, each at an 8-byte aligned offset.
+int64_t l1_high_water(std::vector<int64_t> bytes);
+
 // Every legal L2 -> L1 tiling of layer `node` with the L3 decision of `base`: output tiles
 // (n_out, h_out, w_out) from per-dimension candidate lists, db 1 and 2, whose l1_footprint fits
 // the budget `l1_budget`; partial-sum tilings are never produced (the kernels requantise every

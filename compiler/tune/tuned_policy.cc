@@ -3,8 +3,10 @@
 
 #include <cstdlib>
 
-#include "compiler/tune/cache.h"
-#include "compiler/tune/tuner.h"
+#include <fmt/format.h>
+
+#include "compiler/tune/network_tune.h"
+#include "platforms/loader/budgets.h"
 
 namespace edgesim {
 
@@ -24,7 +26,30 @@ std::string default_tune_cache_path() {
   return "";
 }
 
+TuneCache& tune_cache() {
+  static std::unique_ptr<TuneCache> cache;
+  static std::string path;
+  if (!cache || path != tune_settings().cache_path) {
+    path = tune_settings().cache_path;
+    cache = std::make_unique<TuneCache>(path);
+  }
+  return *cache;
+}
+
 namespace {
+
+NetworkTuneResult tune_network_with_settings(const Graph& g, const PlatformSpec& spec, bool engines,
+                                             const std::vector<std::string>& allowed = {}) {
+  TuneSettings& ts = tune_settings();
+  std::unique_ptr<Evaluator> sim = ts.make_simulator ? ts.make_simulator(ts.jobs) : nullptr;
+  std::unique_ptr<NetworkEvaluator> net = ts.make_network_simulator ? ts.make_network_simulator(ts.jobs) : nullptr;
+  TuneOptions opt;
+  opt.top_k = ts.top_k;
+  opt.simulator = sim.get();
+  opt.change_graph = engines;
+  opt.engines = allowed;
+  return tune_network(g, spec, opt, net.get(), tune_cache());
+}
 
 class TunedPolicy : public TilingPolicy {
  public:
@@ -33,33 +58,52 @@ class TunedPolicy : public TilingPolicy {
   LayerTiling tile(const LayerGeom& geom, const TilingContext& ctx) const override {
     const Graph& g = *ctx.graph;
     const PlatformSpec& spec = *ctx.spec;
-    // NPU layers are not tuned (the candidates are cluster tiles): DORY's L3 decision, and the
-    // NPU's own L1 tile replaces the L1 part (tile_graph).
-    if (g.nodes.at(static_cast<size_t>(geom.node)).engine == "npu") {
-      if (!dory_) dory_ = make_policy("dory");
-      LayerTiling t = dory_->tile(geom, ctx);
-      t.policy = "tuned";
-      return t;
-    }
-    if (!cache_) cache_ = std::make_unique<TuneCache>(tune_settings().cache_path);
-    if (!have_actx_) actx_ = network_context(g, spec), have_actx_ = true;
-    if (!sim_ && tune_settings().make_simulator) sim_ = tune_settings().make_simulator(tune_settings().jobs);
-    TuneOptions opt;
-    opt.top_k = tune_settings().top_k;
-    opt.simulator = sim_.get();
-    return tune_layer_cached(g, geom.node, ctx, spec, actx_, opt, *cache_).tuned;
+    if (graph_ != &g || spec_ != &spec) plan(g, spec);
+    for (const LayerTiling& t : plan_)
+      if (t.node == geom.node) return t;
+    throw TilingError("layer " + std::to_string(geom.node) + ": not in the tuned network plan", geom.node);
   }
 
  private:
-  mutable std::unique_ptr<TuneCache> cache_;
-  mutable std::unique_ptr<TilingPolicy> dory_;
-  mutable std::unique_ptr<Evaluator> sim_;
-  mutable AnalyticContext actx_;
-  mutable bool have_actx_ = false;
+  void plan(const Graph& g, const PlatformSpec& spec) const {
+    // The graph as the flow prepared it (prepare_tuned_graph): the plan for it. A graph nobody
+    // prepared may get a plan for another order or other engines: then one for the graph as it is.
+    NetworkTuneResult r = tune_network_with_settings(g, spec, true);
+    bool same = r.engines.size() == g.nodes.size();
+    for (size_t k = 0; same && k < g.nodes.size(); ++k)
+      same = r.engines[k].first == g.nodes[k].engine && r.engines[k].second == g.nodes[k].wmem_weights &&
+             r.order.at(k) == static_cast<int>(k);
+    if (!same) r = tune_network_with_settings(g, spec, false);
+    plan_ = r.tilings;
+    graph_ = &g;
+    spec_ = &spec;
+  }
+
+  mutable NetPlan plan_;
+  mutable const Graph* graph_ = nullptr;
+  mutable const PlatformSpec* spec_ = nullptr;
 };
 
 }  // namespace
 
 std::unique_ptr<TilingPolicy> make_tuned_policy() { return std::make_unique<TunedPolicy>(); }
+
+std::vector<int> prepare_tuned_graph(Graph& g, PlatformSpec& spec, EngineAssignment* a) {
+  const NetworkTuneResult r = tune_network_with_settings(g, spec, true, a ? a->preference : std::vector<std::string>{});
+  // Engine reasons follow their nodes into the new order.
+  if (a && r.order.size() == a->why_not.size()) {
+    std::vector<std::string> why;
+    for (int k : r.order) why.push_back(a->why_not[static_cast<size_t>(k)]);
+    a->why_not = why;
+  }
+  apply_network(g, r);
+  if (!r.library.empty()) spec = flow_platform(spec, r.library);
+  if (a)
+    for (const EngineChange& c : r.engine_changes)
+      if (c.what == "engine" && static_cast<size_t>(c.node) < a->why_not.size())
+        a->why_not[static_cast<size_t>(c.node)] =
+            fmt::format("{}: tuned, the {} is faster alone ({} vs {} cycles)", c.from, c.to, c.to_cycles, c.from_cycles);
+  return r.order;
+}
 
 }  // namespace edgesim

@@ -77,6 +77,7 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   r.node = node;
   r.name = g.nodes.at(static_cast<size_t>(node)).name;
   const LayerGeom geom = layer_geom(g, node);
+  if (g.nodes.at(static_cast<size_t>(node)).engine == "npu") return tune_npu_layer(g, node, ctx, spec, actx, opt);
   const int db = auto_buffering(spec);
   TilingError first_error("");
   bool have_error = false;
@@ -92,33 +93,53 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   }
   if (!r.has_dory && !r.has_deeploy) throw first_error;
 
-  // Candidates of the tuned flow: the two references' tiles (both bufferings) first, then the
-  // enumeration around the base L3 decision, ranked by the analytic cost.
-  const int64_t l1_budget = policy_budgets(spec, "tuned").l1;
+  // Candidates of the tuned flow per L3 decision (l3_options.h): under the base decision the
+  // two references' tiles (both bufferings) first, then the enumeration around it; under every
+  // other decision its enumeration. All ranked by the analytic cost.
+  const Budgets tb = policy_budgets(spec, "tuned");
+  const int64_t l1_budget = tb.l1;
   const LayerTiling& base = r.has_dory ? r.dory : r.deeploy;
+  std::vector<L3Option> options = l3_options(geom, base.l3, ctx.input_in_l3, tb.l2);
+  if (!actx.consts_in_l3 || spec.l3.size <= 0)   // streaming only pays when the weights live in L3
+    options.erase(std::remove_if(options.begin(), options.end(), [](const L3Option& o) { return o.kind == "stream"; }),
+                  options.end());
   std::vector<Candidate> cands;
+  std::vector<size_t> opt_of;   // candidate -> option
   for (int d : {1, 2}) {
     if (r.has_dory) add_tuned_form(cands, r.dory, "dory", d, geom, l1_budget);
     if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, l1_budget);
     if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, l1_budget, "tuned-deeploy");
   }
   const size_t n_refs = cands.size();
-  for (Candidate& c : enumerate_candidates(g, node, base, spec, l1_budget, opt.max_candidates))
-    add_tuned_form(cands, c.tiling, "enum", c.tiling.l1.db, geom, l1_budget);
+  opt_of.assign(n_refs, 0);
+  std::vector<size_t> first_of(options.size());
+  for (size_t o = 0; o < options.size(); ++o) {
+    first_of[o] = cands.size();
+    LayerTiling b = base;
+    b.l3 = options[o].l3;
+    for (Candidate& c : enumerate_candidates(g, node, b, spec, l1_budget, opt.max_candidates))
+      add_tuned_form(cands, c.tiling, "enum", c.tiling.l1.db, geom, l1_budget);
+    opt_of.resize(cands.size(), o);
+  }
   AnalyticEvaluator analytic;
   const std::vector<int64_t> est = analytic.cycles(g, node, cands, spec, actx);
   r.ranked = cands.size();
 
-  std::vector<size_t> order(cands.size() - n_refs);
-  std::iota(order.begin(), order.end(), n_refs);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const int64_t x = est[a] < 0 ? INT64_MAX : est[a], y = est[b] < 0 ? INT64_MAX : est[b];
-    return x < y;
-  });
+  // Picked: the references, the base decision's best K, every other decision's best K / 2.
   std::vector<size_t> pick(n_refs);
   std::iota(pick.begin(), pick.end(), 0);
-  for (size_t i = 0; i < order.size() && i < opt.top_k; ++i)
-    if (est[order[i]] >= 0) pick.push_back(order[i]);
+  for (size_t o = 0; o < options.size(); ++o) {
+    const size_t lo = first_of[o], hi = o + 1 < options.size() ? first_of[o + 1] : cands.size();
+    std::vector<size_t> order(hi - lo);
+    std::iota(order.begin(), order.end(), lo);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const int64_t x = est[a] < 0 ? INT64_MAX : est[a], y = est[b] < 0 ? INT64_MAX : est[b];
+      return x < y;
+    });
+    const size_t k = o == 0 ? opt.top_k : std::max<size_t>(2, opt.top_k / 2);
+    for (size_t i = 0; i < order.size() && i < k; ++i)
+      if (est[order[i]] >= 0) pick.push_back(order[i]);
+  }
 
   // The references as their own flows run them, then the picked tuned-flow candidates.
   std::vector<Candidate> batch;
@@ -135,19 +156,28 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   if (r.has_deeploy) r.deeploy_cycles = cyc[k++];
 
   size_t best = SIZE_MAX;
-  std::vector<int64_t> a, s;
+  std::vector<int64_t> a, sv;
+  r.options.resize(options.size());
+  for (size_t o = 0; o < options.size(); ++o) r.options[o].option = options[o];
   for (size_t i = n_flow; i < batch.size(); ++i) {
     if (cyc[i] < 0) continue;
-    a.push_back(est[pick[i - n_flow]]);
-    s.push_back(cyc[i]);
+    const size_t c = pick[i - n_flow];
+    TunedOption& to = r.options[opt_of[c]];
+    if (opt_of[c] == 0) a.push_back(est[c]), sv.push_back(cyc[i]);
+    if (to.cycles < 0 || cyc[i] < to.cycles) to.tiling = batch[i].tiling, to.cycles = cyc[i], to.analytic = est[c];
     if (best == SIZE_MAX || cyc[i] < cyc[best]) best = i;
   }
-  r.tau = kendall_tau(a, s);
+  r.tau = kendall_tau(a, sv);
+  std::vector<int64_t> oa, os;
+  for (const TunedOption& to : r.options)
+    if (to.cycles >= 0) oa.push_back(to.analytic), os.push_back(to.cycles);
+  r.tau_l3 = kendall_tau(oa, os);
   if (best == SIZE_MAX && r.has_dory && r.dory_cycles < 0 && r.deeploy_cycles < 0) {
     // Nothing could be evaluated (e.g. a platform without a cluster cost model): keep DORY's
     // choice in the tuned flow rather than guess.
     r.tuned = r.dory;
     r.tuned.policy = "tuned";
+    r.options.clear();
     return r;
   }
   if (best == SIZE_MAX)
@@ -155,6 +185,8 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
                       node);
   r.tuned = batch[best].tiling;
   r.tuned_cycles = cyc[best];
+  r.options.erase(std::remove_if(r.options.begin(), r.options.end(), [](const TunedOption& o) { return o.cycles < 0; }),
+                  r.options.end());
   return r;
 }
 

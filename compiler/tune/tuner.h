@@ -15,13 +15,25 @@
 #include <vector>
 
 #include "compiler/tune/evaluator.h"
+#include "compiler/tune/l3_options.h"
 
 namespace edgesim {
 
 struct TuneOptions {
-  size_t top_k = 8;                   // simulated candidates besides the references
+  size_t top_k = 8;                   // simulated candidates besides the references (base L3
+                                      // decision; each other L3 decision: its best top_k / 2)
   size_t max_candidates = 0;          // cap of the enumeration (0 = none)
   Evaluator* simulator = nullptr;     // null: the analytic evaluator decides alone
+  std::vector<std::string> engines;   // engines a layer may move to (engine_tune.h); empty: the platform's
+  bool change_graph = true;           // the network level may reorder branches and move layers between engines
+};
+
+// One L3 decision of a layer (l3_options.h) with its best simulated L1 tiling.
+struct TunedOption {
+  L3Option option;
+  LayerTiling tiling;            // the best simulated candidate under this option
+  int64_t cycles = -1;           // its simulated cycles (-1: no candidate feasible)
+  int64_t analytic = -1;         // its analytic estimate
 };
 
 struct LayerTuneResult {
@@ -34,6 +46,12 @@ struct LayerTuneResult {
   size_t ranked = 0;                  // candidates ranked analytically
   size_t simulated = 0;               // candidates simulated (incl. the references)
   double tau = 0;                     // Kendall tau, analytic vs simulated, over simulated candidates
+                                      // of the base L3 decision (the choice of an L1 tile)
+  // Per L3 decision tried (l3_options.h) with a feasible candidate: its best tiling; tuned is
+  // the best of them for the layer alone. tau_l3: Kendall tau between the options' analytic and
+  // simulated cycles (the choice of an L3 decision).
+  std::vector<TunedOption> options;
+  double tau_l3 = 1;
   bool cached = false;                // taken from the tune cache
 };
 
@@ -41,6 +59,10 @@ struct LayerTuneResult {
 // DORY nor Deeploy can tile it (the error of DORY's policy).
 LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                            const AnalyticContext& actx, const TuneOptions& opt);
+
+// The same for a layer on the NPU (npu_tune.cc): the NPU's own tiles under DORY's L3 decision.
+LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
+                               const AnalyticContext& actx, const TuneOptions& opt);
 
 // Network-level context of the evaluations: whether the network's constants end up in L3
 // (their total with the largest layer's activations exceeds L2, as the schedule builder decides;

@@ -26,6 +26,7 @@
 #include "compiler/schedule/json.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/tiling_label.h"
+#include "compiler/tune/tuned_policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/args.h"
@@ -156,10 +157,11 @@ int run_compile(const CompileArgs& a) {
   check_policy(a.policy);
   check_output_path("-o", a.output);
   const std::string platform = resolve_platform(a.platform);
-  const PlatformSpec spec = load_platform(platform, a.overrides);
+  PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
   Graph g = import_onnx(a.model);
-  const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
+  EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
+  if (a.policy == "tuned") prepare_tuned_graph(g, spec, &engines);   // engine and weight home by simulation
   std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
                            g.nodes.size(), g.layer_nodes().size());
   std::cout << fmt::format("engines:  {}\n", engine_summary(g, engines));

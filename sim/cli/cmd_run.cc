@@ -13,6 +13,7 @@
 
 #include "compiler/golden/golden.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/tune/branch_order.h"
 #include "kernels/interpreter/interpreter.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
@@ -90,6 +91,14 @@ int run_run(const RunArgs& a) {
   }
   print_platform_warnings(flow.spec);
   const Graph& g = flow.graph;
+  // Golden per-layer files follow the imported node order (policy tuned may have reordered it).
+  Graph imported_order;
+  if (!flow.node_order.empty()) {
+    std::vector<int> back(flow.node_order.size());
+    for (size_t i = 0; i < flow.node_order.size(); ++i) back[static_cast<size_t>(flow.node_order[i])] = static_cast<int>(i);
+    imported_order = reorder_nodes(g, back);
+  }
+  const Graph& imported = flow.node_order.empty() ? g : imported_order;
   const std::vector<Tensor>& in = flow.inputs;
   const SimOptions& opt = req.sim;
   SimOutcome& out = flow.sim;
@@ -105,7 +114,7 @@ int run_run(const RunArgs& a) {
       const InterpreterResult simulated = as_interpreter_result(g, *out.values);
       VerifyOptions vopt;
       vopt.layout = a.layout == "chw" ? GoldenLayout::CHW : GoldenLayout::HWC;
-      golden = check_expected(g, simulated, a.expected, vopt);
+      golden = check_expected(imported, simulated, a.expected, vopt);
       gs.path = a.expected;
       gs.tensors = static_cast<int64_t>(golden.size());
       for (const CheckResult& c : golden) gs.bit_exact += c.ok();
@@ -115,7 +124,7 @@ int run_run(const RunArgs& a) {
         gs.layout = a.layout;
         if (gs.bit_exact < gs.tensors) {
           vopt.layout = a.layout == "chw" ? GoldenLayout::HWC : GoldenLayout::CHW;
-          const std::vector<CheckResult> other = check_expected(g, simulated, a.expected, vopt);
+          const std::vector<CheckResult> other = check_expected(imported, simulated, a.expected, vopt);
           bool all = other.size() == golden.size();
           for (size_t i = 0; all && i < golden.size(); ++i) all = golden[i].ok() || other[i].ok();
           if (all) gs.other_layout = a.layout == "chw" ? "hwc" : "chw";

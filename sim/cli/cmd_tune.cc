@@ -1,9 +1,12 @@
 // `edgesim tune`: the autotuner on one network (compiler/tune, docs/tune.md). Per layer it
 // prints the cycles of DORY's and Deeploy's tilings as their flows run them and of the tuned
 // choice, the chosen tile, how many candidates were ranked analytically and simulated, and
-// Kendall's tau between analytic and simulated cycles; then the whole network simulated under
-// dory, deeploy and tuned (timing only) and the improvement. Results go to the tune cache, so
-// `--policy tuned` elsewhere (compile, run, sweep) reuses them.
+// Kendall's tau between analytic and simulated cycles; then the network level (network_tune.h):
+// how many whole-network plans were simulated, what the chosen plan changes beyond tiles
+// (prefetch depths, streamed weights, activations kept in L2) and the whole network under dory,
+// deeploy and tuned — the same plan and cycles `run --policy tuned` gets. Results go to the tune
+// cache, so `--policy tuned` elsewhere (compile, run, sweep) reuses them. Engines are assigned
+// as `run` assigns them (the platform's preference).
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -14,14 +17,12 @@
 
 #include "compiler/frontend/import.h"
 #include "compiler/ir/op_label.h"
-#include "compiler/schedule/build.h"
-#include "compiler/tune/cache.h"
+#include "compiler/tune/network_tune.h"
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
-#include "sim/exec/executor.h"
 #include "sim/report/text_table.h"
 #include "sim/tune/sim_evaluator.h"
 
@@ -46,23 +47,12 @@ std::string tile_label(const LayerTiling& t) {
 
 std::string cyc(int64_t c) { return c < 0 ? std::string("-") : fmt::format("{}", c); }
 
-int64_t network_cycles(const Graph& g, const PlatformSpec& platform, const std::string& policy) {
-  try {
-    const PlatformSpec spec = flow_platform(platform, policy);   // the policy's kernel library
-    const Schedule s = build_schedule(g, spec, tile_graph(g, spec, policy), {});
-    SimOptions o;
-    o.data = false;
-    return simulate(g, s, spec, {}, o).result.total_cycles;
-  } catch (const std::runtime_error&) {
-    return -1;   // not feasible under that policy
-  }
-}
-
 int run_tune(const TuneArgs& a) {
   const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
-  const Graph g = import_onnx(a.model);
+  Graph g = import_onnx(a.model);
+  EngineAssignment engines = assign_engines_cli(g, spec, {});   // as `run` assigns them
   TuneSettings& ts = tune_settings();
   ts.top_k = a.top_k;
   ts.jobs = a.jobs;
@@ -70,9 +60,11 @@ int run_tune(const TuneArgs& a) {
   if (a.no_cache) ts.cache_path.clear();
   if (a.analytic_only) ts.make_simulator = nullptr;
   std::unique_ptr<Evaluator> sim = ts.make_simulator ? ts.make_simulator(a.jobs) : nullptr;
+  std::unique_ptr<NetworkEvaluator> net = ts.make_network_simulator ? ts.make_network_simulator(a.jobs) : nullptr;
   TuneOptions opt;
   opt.top_k = a.top_k;
   opt.simulator = sim.get();
+  opt.engines = engines.preference;
   TuneCache cache(ts.cache_path);
 
   std::cout << fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} simulated per layer, "
@@ -80,13 +72,15 @@ int run_tune(const TuneArgs& a) {
                            a.model, g.layer_nodes().size(), spec.name, platform, sim ? sim->name() : "analytic",
                            a.top_k, a.jobs, ts.cache_path.empty() ? "none" : ts.cache_path);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<LayerTuneResult> res;
+  NetworkTuneResult nr;
   try {
-    res = tune_graph(g, spec, opt, cache);
+    nr = tune_network(g, spec, opt, net.get(), cache);
   } catch (const TilingError& e) {
     throw CliError(e.what(), 2);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  apply_network(g, nr);   // the order and engines the plan runs with
+  const std::vector<LayerTuneResult>& res = nr.layers;
 
   report::TextTable table({{"#"},
                            {"layer", true, 12},
@@ -102,10 +96,16 @@ int run_tune(const TuneArgs& a) {
                            {"", true}});
   int64_t sd = 0, sp = 0, st = 0, best_sum = 0;
   size_t ranked = 0, simulated = 0, hits = 0;
-  double tau_sum = 0;
-  int tau_n = 0;
+  double tau_sum = 0, tau_l3_sum = 0;
+  int tau_n = 0, tau_l3_n = 0;
   for (size_t i = 0; i < res.size(); ++i) {
     const LayerTuneResult& r = res[i];
+    const std::string op = layer_label(g, g.nodes[static_cast<size_t>(r.node)]);
+    const bool npu = g.nodes[static_cast<size_t>(r.node)].engine == "npu";
+    if (r.tuned_cycles < 0) {   // not evaluated (no simulator): the NPU's own tile
+      table.add_row({std::to_string(i), r.name, op, "-", "-", "-", "-", tile_label(r.tuned) + (npu ? " npu" : ""), "-", "-", "-", ""});
+      continue;
+    }
     const int64_t best = std::min(r.dory_cycles < 0 ? INT64_MAX : r.dory_cycles,
                                   r.deeploy_cycles < 0 ? INT64_MAX : r.deeploy_cycles);
     sd += std::max<int64_t>(0, r.dory_cycles);
@@ -116,30 +116,43 @@ int run_tune(const TuneArgs& a) {
     simulated += r.simulated;
     hits += r.cached;
     if (r.simulated > 3) tau_sum += r.tau, ++tau_n;
-    table.add_row({std::to_string(i), r.name, layer_label(g, g.nodes[static_cast<size_t>(r.node)]), cyc(r.dory_cycles),
-                   cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
+    if (r.options.size() > 2) tau_l3_sum += r.tau_l3, ++tau_l3_n;
+    table.add_row({std::to_string(i), r.name, op, cyc(r.dory_cycles), cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
                    fmt::format("{:.1f}%", 100.0 * static_cast<double>(best - r.tuned_cycles) / static_cast<double>(best)),
-                   tile_label(r.tuned), std::to_string(r.ranked), std::to_string(r.simulated), fmt::format("{:.2f}", r.tau),
+                   tile_label(r.tuned) + (npu ? " npu" : ""), std::to_string(r.ranked), std::to_string(r.simulated), fmt::format("{:.2f}", r.tau),
                    r.cached ? "cached" : ""});
   }
   table.add_rule();
   table.add_row({"", "sum of layer steps", "", cyc(sd), cyc(sp), cyc(st),
-                 fmt::format("{:.1f}%", 100.0 * static_cast<double>(best_sum - st) / static_cast<double>(best_sum)),
-                 "vs the faster reference per layer"});
+                 best_sum > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(best_sum - st) / static_cast<double>(best_sum)) : "-",
+                 "each layer alone"});
   std::cout << table.render(a.wide ? 0 : report::kTerminalWidth);
-  std::cout << fmt::format("candidates: {} ranked analytically, {} simulated; mean Kendall tau {:.2f} over {} layers; "
-                           "{} of {} layers from the cache; {:.2f} s\n\n",
-                           ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, hits, res.size(), secs);
+  std::cout << fmt::format("candidates: {} ranked analytically, {} simulated; mean Kendall tau {:.2f} over {} layers (L1 "
+                           "tile), {:.2f} over {} layers (L3 decision); {} of {} layers from the cache\n\n",
+                           ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, tau_l3_n ? tau_l3_sum / tau_l3_n : 1.0,
+                           tau_l3_n, hits, res.size());
 
-  const int64_t nd = network_cycles(g, spec, "dory"), np = network_cycles(g, spec, "deeploy");
-  const int64_t nt = network_cycles(g, spec, "tuned");
-  const int64_t ref = std::min(nd < 0 ? INT64_MAX : nd, np < 0 ? INT64_MAX : np);
-  std::cout << fmt::format("whole network (timing-only simulation): dory {}, deeploy {}, tuned {} cycles", cyc(nd), cyc(np),
-                           cyc(nt));
-  if (nt > 0 && ref != INT64_MAX)
-    std::cout << fmt::format(" -> {:.1f}% fewer than the faster reference", 100.0 * static_cast<double>(ref - nt) /
-                                                                                 static_cast<double>(ref));
-  std::cout << "\n";
+  if (nr.evaluator.empty()) {
+    std::cout << fmt::format("network plan: none (no network evaluator); {:.2f} s\n", secs);
+    return 0;
+  }
+  std::cout << fmt::format("network plan: {} whole-network plans simulated{}; {}\n", nr.plans, nr.cached ? " (from the cache)" : "",
+                           nr.chosen == "tuned" ? "the tuned plan"
+                           : nr.library.empty() ? "no tuned plan beat " + nr.chosen + "'s: its plan is used"
+                                                : "no plan beat Deeploy's flow: its plan and kernel library are used");
+  for (const std::string& c : nr.changes) std::cout << "  " << c << "\n";
+  for (const EngineChange& c : nr.engine_changes)
+    std::cout << fmt::format("  {} {}: {} -> {} ({} -> {} cycles alone)\n", g.nodes[static_cast<size_t>(c.node)].name,
+                             c.what == "engine" ? "engine" : "weights", c.from, c.to, c.from_cycles, c.to_cycles);
+  const int64_t ref = std::min(nr.dory < 0 ? INT64_MAX : nr.dory, nr.deeploy < 0 ? INT64_MAX : nr.deeploy);
+  std::cout << fmt::format("\nwhole network (timing-only simulation): dory {}, deeploy {}, tuned {} cycles", cyc(nr.dory),
+                           cyc(nr.deeploy), cyc(nr.tuned));
+  if (nr.tuned > 0 && ref != INT64_MAX)
+    std::cout << fmt::format(" -> {:.2f}x fewer than dory, {:.1f}% fewer than the faster reference",
+                             nr.dory > 0 ? static_cast<double>(nr.dory) / static_cast<double>(nr.tuned) : 0.0,
+                             100.0 * static_cast<double>(ref - nr.tuned) / static_cast<double>(ref));
+  std::cout << fmt::format("\n  each layer's choice alone, no cross-layer decision: {} cycles; tuning took {:.2f} s\n",
+                           cyc(nr.isolated), secs);
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 
@@ -33,6 +34,8 @@ FlowOutcome run_flow(const FlowRequest& req) {
     throw EngineListError(e.what());
   }
   apply_io_layout(o.graph, req.io_layout, &o.engines);
+  // Policy tuned: branch order, engines and NPU weight homes by simulation.
+  if (req.policy == "tuned") o.node_order = prepare_tuned_graph(o.graph, o.spec, &o.engines);
   if (req.sim.data) o.inputs = req.inputs ? req.inputs(o.graph) : random_inputs(o.graph, 1);
   try {
     o.tilings = tile_graph(o.graph, o.spec, req.policy, tiling_buffering(req.schedule.buffering));

@@ -55,6 +55,9 @@ struct FlowOutcome {
   PlatformSpec spec;
   Graph graph;                            // imported, engines assigned
   EngineAssignment engines;
+  // Policy `tuned` may run the nodes in another order (branches, compiler/tune/branch_order.h):
+  // node i of `graph` is node node_order[i] of the imported graph (empty: the imported order).
+  std::vector<int> node_order;
   std::vector<Tensor> inputs;             // empty without data
   std::vector<LayerTiling> tilings;
   Schedule schedule;                      // allocated and checked; network = network_label(model)

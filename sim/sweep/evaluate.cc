@@ -8,6 +8,7 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"
@@ -143,7 +144,8 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
     Graph graph = net.graph;
     try {
-      assign_engines(graph, spec, p.engines);
+      EngineAssignment ea = assign_engines(graph, spec, p.engines);
+      if (p.policy == "tuned") prepare_tuned_graph(graph, spec, &ea);
     } catch (const std::exception& e) {
       return fail("infeasible", e.what());
     }
