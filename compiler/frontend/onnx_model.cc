@@ -191,9 +191,9 @@ OnnxModel load_onnx_model(const std::string& path,
   m.path = path;
   onnx::ModelProto proto;
   {
-    // The file's bytes live only while they are parsed.
-    const std::string bytes = read_file_bytes(path, "an .onnx file");
-    if (bytes.empty()) throw ImportError(path + ": empty file, not an ONNX model");
+    // The file's bytes (mapped) live only while they are parsed.
+    const FileBytes bytes(path, "an .onnx file");
+    if (bytes.size() == 0) throw ImportError(path + ": empty file, not an ONNX model");
     if (bytes.size() > static_cast<size_t>(INT32_MAX))
       throw ImportError(path + ": larger than 2 GiB, the limit of a protobuf message");
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),

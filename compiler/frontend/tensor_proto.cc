@@ -97,8 +97,9 @@ namespace edgesim {
 Tensor read_tensor_proto_file(const std::string& path) {
   onnx::TensorProto t;
   {
-    const std::string bytes = frontend::read_file_bytes(path, "a TensorProto file");
-    if (bytes.empty() || !t.ParseFromString(bytes))
+    const frontend::FileBytes bytes(path, "a TensorProto file");
+    if (bytes.size() == 0 || bytes.size() > static_cast<size_t>(INT32_MAX) ||
+        !t.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
       throw ImportError(path + ": not a serialized onnx.TensorProto (protobuf parse failed)");
   }
   if (t.data_type() == 0 && t.dims_size() == 0)

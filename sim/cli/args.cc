@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/tiler/policy.h"
+#include "platforms/loader/units.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/suggest.h"
 
@@ -208,6 +210,19 @@ CLI::Option* add_platform_option(CLI::App* sub, std::string& platform) {
 
 CLI::Option* add_set_option(CLI::App* sub, std::vector<std::string>& overrides, const std::string& help) {
   return sub->add_option("--set", overrides, help)->allow_extra_args(false);
+}
+
+CLI::Option* add_memory_limit_option(CLI::App* sub) {
+  return sub->add_option_function<std::string>(
+      "--memory-limit",
+      [](const std::string& v) {
+        try {
+          memory_limit() = parse_size(v);
+        } catch (const UnitError& e) {
+          throw CLI::ValidationError("--memory-limit", e.what());
+        }
+      },
+      "refuse a network whose estimated memory exceeds SIZE (e.g. 8GiB; 0: no limit; default 4GiB)");
 }
 
 CLI::Option* add_policy_option(CLI::App* sub, std::string& policy) {

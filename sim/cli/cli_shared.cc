@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "compiler/tiler/policy.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/commands.h"
 
 namespace edgesim::cli {
@@ -71,7 +72,7 @@ void check_output_path(const std::string& flag, const std::string& path) {
 }
 
 void print_platform_warnings(const PlatformSpec& spec) {
-  for (const std::string& w : spec.warnings) std::cerr << "edgesim: warning: " << w << "\n";
+  for (const std::string& w : spec.warnings) std::cerr << "edgesim: warning: " << printable(w) << "\n";
 }
 
 }  // namespace edgesim::cli

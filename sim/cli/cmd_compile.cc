@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/ir/op_label.h"
@@ -159,6 +160,8 @@ int run_compile(const CompileArgs& a) {
   const PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
   Graph g = import_onnx(a.model);
+  MemoryEstimate mem = estimate_memory(g, a.check ? 2 : 1);
+  check_memory(mem, g, a.model);
   const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
   std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
                            g.nodes.size(), g.layer_nodes().size());
@@ -175,6 +178,8 @@ int run_compile(const CompileArgs& a) {
   ScheduleOptions sopt;
   sopt.buffering = a.buffering;
   sopt.network_loop = a.network_loop;
+  add_schedule_estimate(mem, g, tilings);
+  check_memory(mem, g, a.model);
   const Schedule s = build_schedule(g, spec, tilings, sopt);
   check_allocation(s);
   size_t commands = 0;
@@ -200,6 +205,7 @@ void register_compile(CLI::App& app, Action& action) {
   add_policy_option(sub, args->policy);
   add_set_option(sub, args->overrides);
   add_engines_option(sub, args->engines);
+  add_memory_limit_option(sub);
   sub->add_option("--network-loop", args->network_loop,
                   "how L3-homed weights reach L2: auto, dory (blocking read before the layer), dory-2020 (next "
                   "layer's weights read during the current one), deeploy (docs/schedule.md 4.6)")

@@ -32,7 +32,7 @@ struct RunArgs {
   std::string io_layout = "hwc", arith = "exact";
   std::string json, trace, report;
   std::vector<std::string> overrides, engines;
-  bool timing_only = false, wide = false;
+  bool timing_only = false, wide = false, reference_kernels = false;
   uint64_t seed = 1;
 };
 
@@ -99,6 +99,7 @@ int run_run(const RunArgs& a) {
     InterpreterOptions iopt;
     iopt.keep_all = true;
     iopt.mode = req.sim.arith;
+    iopt.kernels = a.reference_kernels ? KernelSet::Reference : KernelSet::Optimized;
     const VerifyOutcome v = verify_against_interpreter(g, *out.values, interpret(g, in, iopt));
     GoldenSummary gs;
     if (!a.expected.empty()) {
@@ -129,16 +130,19 @@ int run_run(const RunArgs& a) {
     r.verify_message = "skipped (timing only)";
   }
 
-  std::string engines;
-  for (const std::string& e : a.engines) engines += (engines.empty() ? "" : ",") + e;
-  ProvenanceBuilder pb(&flow.spec, req.platform, a.overrides);
-  pb.option("policy", a.policy).option("buffering", a.buffering).option("network_loop", a.network_loop);
-  pb.option("io_layout", a.io_layout).option("engines", engines).option("layout", a.expected.empty() ? "" : a.layout);
-  pb.option("data", a.timing_only ? "timing only" : "moved and verified").option("arith", a.arith);
-  const std::string in_path = a.inputs.empty() ? inputs_next_to(a.expected) : a.inputs;
-  if (!a.timing_only && in_path.empty()) pb.option("seed", std::to_string(a.seed));
-  pb.file("network", a.model).file("inputs", in_path).file("expected", a.expected);
-  r.provenance = pb.build();
+  // The provenance goes only into output files; without one, its file hashes are not computed.
+  if (!a.json.empty() || !a.trace.empty() || !a.report.empty()) {
+    std::string engines;
+    for (const std::string& e : a.engines) engines += (engines.empty() ? "" : ",") + e;
+    ProvenanceBuilder pb(&flow.spec, req.platform, a.overrides);
+    pb.option("policy", a.policy).option("buffering", a.buffering).option("network_loop", a.network_loop);
+    pb.option("io_layout", a.io_layout).option("engines", engines).option("layout", a.expected.empty() ? "" : a.layout);
+    pb.option("data", a.timing_only ? "timing only" : "moved and verified").option("arith", a.arith);
+    const std::string in_path = a.inputs.empty() ? inputs_next_to(a.expected) : a.inputs;
+    if (!a.timing_only && in_path.empty()) pb.option("seed", std::to_string(a.seed));
+    pb.file("network", a.model).file("inputs", in_path).file("expected", a.expected);
+    r.provenance = pb.build();
+  }
   r.warnings.insert(r.warnings.begin(), flow.spec.warnings.begin(), flow.spec.warnings.end());
 
   std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}\n", a.model,
@@ -165,6 +169,10 @@ void register_run(CLI::App& app, Action& action) {
   add_policy_option(sub, args->policy);
   add_set_option(sub, args->overrides, "override a platform key, e.g. --set l1.size=128KiB (repeatable)");
   add_engines_option(sub, args->engines);
+  add_memory_limit_option(sub);
+  sub->add_flag("--reference-kernels", args->reference_kernels,
+                "the golden model computes with the reference kernels only (the oracle of the optimised kernels the "
+                "simulation uses)");
   sub->add_option("--network-loop", args->network_loop,
                   "how L3-homed weights reach L2: auto, dory (blocking read before the layer), dory-2020 (next "
                   "layer's weights read during the current one), deeploy (docs/schedule.md 4.6)")

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/ir/op_label.h"
 #include "compiler/schedule/build.h"
@@ -61,6 +62,7 @@ int run_tune(const TuneArgs& a) {
   const PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
   const Graph g = import_onnx(a.model);
+  check_memory(estimate_memory(g), g, a.model);
   TuneSettings& ts = tune_settings();
   ts.top_k = a.top_k;
   ts.jobs = a.jobs;
@@ -149,6 +151,7 @@ void register_tune(CLI::App& app, Action& action) {
   sub->add_option("model", args->model, "ONNX network")->required();
   add_platform_option(sub, args->platform);
   add_set_option(sub, args->overrides);
+  add_memory_limit_option(sub);
   sub->add_option("-j,--jobs", args->jobs, "worker processes simulating candidates")
       ->check(CLI::Range(1, 256))->capture_default_str();
   sub->add_option("--top-k", args->top_k, "candidates simulated per layer besides DORY's and Deeploy's")

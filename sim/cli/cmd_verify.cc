@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "platforms/util/hash.h"
@@ -30,6 +31,7 @@ struct VerifyArgs {
   int64_t tolerance = 0;
   uint64_t seed = 1;
   bool const_inputs = false;
+  bool reference_kernels = false;
 };
 
 const char* kFooter = R"(Golden data (--expected):
@@ -90,6 +92,7 @@ int run_verify(const VerifyArgs& a) {
     throw CliError("--expected " + a.expected + ": no such file or directory");
 
   Graph g = import_onnx(a.model, import_options(a, inputs));
+  check_memory(estimate_memory(g), g, a.model);
   std::cout << fmt::format("network: {} ({}, {} nodes, {} layers)\n", a.model,
                            g.dialect.empty() ? "?" : g.dialect, g.nodes.size(),
                            g.layer_nodes().size());
@@ -105,6 +108,7 @@ int run_verify(const VerifyArgs& a) {
   InterpreterOptions iopt;
   iopt.mode = a.arith == "dory" ? ArithMode::DoryShift : ArithMode::Exact;
   iopt.keep_all = !a.expected.empty();
+  iopt.kernels = a.reference_kernels ? KernelSet::Reference : KernelSet::Optimized;
   const InterpreterResult r = interpret(g, in, iopt);
 
   if (a.expected.empty()) {
@@ -156,6 +160,9 @@ void register_verify(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_flag("--const-inputs", args->const_inputs,
                 "bind graph inputs 1.. to input_<i>.pb as constants (ONNX node tests)");
+  sub->add_flag("--reference-kernels", args->reference_kernels,
+                "compute with the reference kernels only (the oracle of the optimised ones)");
+  add_memory_limit_option(sub);
   sub->footer(kFooter);
   action = [args] { return run_verify(*args); };
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/passes/io_layout.h"
@@ -26,6 +27,10 @@ FlowOutcome run_flow(const FlowRequest& req) {
   FlowOutcome o;
   o.spec = load_platform(req.platform, req.overrides);
   o.graph = import_onnx(req.model);
+  // The network's memory, checked before anything is allocated for it and again with the
+  // schedule's size once the tiling is known (compiler/budget/memory.h).
+  MemoryEstimate mem = estimate_memory(o.graph, req.simulate && req.sim.data ? 2 : 1);
+  check_memory(mem, o.graph, req.model);
   try {
     o.engines = assign_engines(o.graph, o.spec, req.engines);
   } catch (const std::invalid_argument& e) {
@@ -39,6 +44,8 @@ FlowOutcome run_flow(const FlowRequest& req) {
     if (!req.tiling_hint) throw;
     throw TilingError(e.what() + req.tiling_hint(o.spec, req.policy, e), e.node(), e.level(), e.min_budget());
   }
+  add_schedule_estimate(mem, o.graph, o.tilings);
+  check_memory(mem, o.graph, req.model);
   o.schedule = build_schedule(o.graph, o.spec, o.tilings, req.schedule);
   check_allocation(o.schedule);
   o.schedule.network = network_label(req.model);

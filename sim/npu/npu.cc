@@ -36,7 +36,7 @@ NpuJob Npu::job_of(const Command& c) const {
   j.wo = y[3];
   if (c.npu_ho > 0) {   // the deployment reshaped the job's spatial extent (Command::npu_ho)
     if (c.npu_ho * c.npu_wo != y[2] * y[3])
-      throw std::runtime_error("NPU command: npu_hw does not hold the output's H·W");
+      throw std::runtime_error("NPU command: npu_hw does not hold the output's H*W");
     j.ho = c.npu_ho, j.wo = c.npu_wo;
   }
   j.stride = p.sh;

@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <set>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
+#include "platforms/util/printable.h"
 #include "sim/exec/executor.h"
 #include "sim/flow/flow.h"
 
@@ -82,7 +84,10 @@ std::string spec_network_name(const SweepSpec& s, size_t n) {
 
 std::vector<SweepNetwork> import_networks(const SweepSpec& s) {
   std::vector<SweepNetwork> nets;
-  for (size_t i = 0; i < s.networks.size(); ++i) nets.push_back({s.networks[i], spec_network_name(s, i), import_onnx(s.networks[i])});
+  for (size_t i = 0; i < s.networks.size(); ++i) {
+    nets.push_back({s.networks[i], spec_network_name(s, i), import_onnx(s.networks[i])});
+    check_memory(estimate_memory(nets.back().graph), nets.back().graph, s.networks[i]);
+  }
   return nets;
 }
 
@@ -129,7 +134,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
   r.has_layers = true;
   auto fail = [&](const char* status, const std::string& why) {
     r.status = status;
-    r.reason = one_line(why);
+    r.reason = printable(one_line(why));
     return r;
   };
   try {
@@ -154,6 +159,9 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     }
     Schedule sched;
     try {
+      MemoryEstimate mem = estimate_memory(graph);
+      add_schedule_estimate(mem, graph, tilings);
+      check_memory(mem, graph, net.path);
       sched = build_schedule(graph, spec, tilings);
     } catch (const TilingError& e) {
       return fail("infeasible", e.what());

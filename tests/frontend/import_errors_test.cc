@@ -151,6 +151,17 @@ TEST_CASE("frontend errors: shape mismatches", "[frontend][errors]") {
     m.node("Reshape", {"x", "s"}, {"y"}, "r");
     one_line_naming(import_error(m.save(dir, "rs.onnx")), "rs.onnx", "node 'r' (Reshape): cannot reshape");
   }
+  {
+    // Regression (found by tests/kernels/optimized_test.cc): a stride-2 kernel one row taller than
+    // the input. C++ division rounded the output height (1 - 1 - 1)/2 + 1 up to 1, and the
+    // kernels read a row past the input; ONNX's floor gives 0, an empty output.
+    OnnxWriter m;
+    m.input("x", kF, {1, 2, 1, 4}).output("y", kF, {1, 2, 1, 2});
+    m.init_f("w", {2, 2, 2, 1}, std::vector<float>(8, 1.0f));
+    auto& c = m.node("Conv", {"x", "w"}, {"y"}, "tall");
+    OnnxWriter::attr_ints(c, "strides", {2, 2});
+    one_line_naming(import_error(m.save(dir, "tall.onnx")), "tall.onnx", "node 'tall' (Conv): output would be empty");
+  }
 }
 
 TEST_CASE("frontend errors: patterns that have no integer meaning", "[frontend][errors]") {
