@@ -11,6 +11,7 @@
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
+#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 
 namespace edgesim {
@@ -25,7 +26,7 @@ std::string network_label(const std::string& model_path) {
 
 FlowOutcome run_flow(const FlowRequest& req) {
   FlowOutcome o;
-  o.spec = load_platform(req.platform, req.overrides);
+  o.spec = flow_platform(load_platform(req.platform, req.overrides), req.policy);
   o.graph = import_onnx(req.model);
   // The network's memory, checked before anything is allocated for it and again with the
   // schedule's size once the tiling is known (compiler/budget/memory.h).

@@ -9,6 +9,7 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
+#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/printable.h"
 #include "sim/exec/executor.h"
@@ -140,7 +141,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
   try {
     PlatformSpec spec;
     try {
-      spec = load_platform(s.platform, point_overrides(s.axes, p.values));
+      spec = flow_platform(load_platform(s.platform, point_overrides(s.axes, p.values)), p.policy);
     } catch (const PlatformError& e) {
       return fail("infeasible", e.what());
     }
