@@ -18,6 +18,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(npu.w_bits, IntList));
   k.push_back(K_REQ(npu.out_bits, IntList));
   k.push_back(K_REQ(npu.cfg_cycles, Cycles));
+  k.push_back(K_OPT(npu.layer_cycles, Cycles, "0"));
   k.push_back(K_REQ(npu.pe_h, Int).only("npu.impl", nn));
   k.push_back(K_REQ(npu.pe_w, Int).only("npu.impl", nn));
   k.push_back(K_REQ(npu.tp_in, Int).only("npu.impl", nn));

@@ -153,7 +153,8 @@ struct NpuSpec {
   std::vector<std::string> ops;
   std::vector<int64_t> kernel_sizes, strides, w_bits, out_bits;
   int64_t act_bits = 0;
-  int64_t cfg_cycles = 0;
+  int64_t cfg_cycles = 0;           // the controlling core's software per job (tile)
+  int64_t layer_cycles = 0;         // ... and once per layer, on its first job (kernels/npu/program_cost.h)
   // neureka and ne16
   int64_t pe_h = 0, pe_w = 0, tp_in = 0, tp_out = 0, col_size = 0, in_buf_h = 0, in_buf_w = 0;
   int64_t port_bits = 0;

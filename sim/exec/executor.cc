@@ -250,7 +250,7 @@ void Executor::ready(int ki) {
     soc_->mvu->unit(c.unit).submit(&k.main);
   } else if (c.kind == Command::Kind::Compute && c.engine == "npu") {
     const bool w_tcdm = c.inputs.size() > 1 && s_.buffers.at(static_cast<size_t>(c.inputs[1].buffer)).level != Level::WMEM;
-    soc_->npu->cost_job(k.main, c, w_tcdm);
+    soc_->npu->cost_job(k.main, c, w_tcdm, k.first_kernel);
     soc_->npu->submit(&k.main);
   } else if (c.kind == Command::Kind::Compute) {
     soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, k.after_dma);

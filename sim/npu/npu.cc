@@ -59,13 +59,14 @@ NpuJob Npu::job_of(const Command& c) const {
   return j;
 }
 
-NpuCost Npu::cost_of(const Command& c) const {
-  const NpuJob j = job_of(c);
+NpuCost Npu::cost_of(const Command& c, bool first_of_layer) const {
+  NpuJob j = job_of(c);
+  j.first_of_layer = first_of_layer;
   return p_.npu.impl == "ne16" ? ne16_job_cost(j, p_.npu) : neureka_job_cost(j, p_.npu);
 }
 
-void Npu::cost_job(Job& j, const Command& c, bool weights_in_tcdm) const {
-  const NpuCost k = cost_of(c);
+void Npu::cost_job(Job& j, const Command& c, bool weights_in_tcdm, bool first_of_layer) const {
+  const NpuCost k = cost_of(c, first_of_layer);
   j.kind = Job::Kind::Kernel;
   j.duration = k.cycles;
   j.work = k.cycles - k.config;
