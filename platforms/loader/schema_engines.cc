@@ -83,7 +83,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
 }
 
 void add_budget_keys(std::vector<KeyDef>& k) {
-  k.push_back(K_REQ(budgets.dory.n_cores, Int));
+  k.push_back(K_OPT(budgets.dory.n_cores, Int, "auto").follows("cluster.n_cores"));
   k.push_back(K_OPT(budgets.dory.l1_reserved, Size, "0"));
   k.push_back(K_REQ(budgets.dory.l1_stack_core0, Size));
   k.push_back(K_REQ(budgets.dory.l1_stack_other, Size));
@@ -98,7 +98,7 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(budgets.deeploy.l2, SizeOrAuto));
   k.push_back(K_REQ(budgets.deeploy.l3, SizeOrAuto));
   k.push_back(K_OPT(budgets.deeploy.wmem, SizeOrAuto, "0"));
-  k.push_back(K_REQ(budgets.deeploy.n_cores, Int));
+  k.push_back(K_OPT(budgets.deeploy.n_cores, Int, "auto").follows("cluster.n_cores"));
 
   k.push_back(K_OPT(fidelity.mode, String, "gvsoc").one_of({"gvsoc", "realistic"}));
   k.push_back(K_OPT(fidelity.l1_conflicts, Bool, "@mode"));
