@@ -39,6 +39,9 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.cost.c_px, Cycles));
   k.push_back(K_REQ(cluster.cost.c_dwrow, Cycles));
   k.push_back(K_REQ(cluster.cost.c_dwpx, Cycles));
+  k.push_back(K_OPT(cluster.cost.c_dwtap4, Cycles, "3"));
+  k.push_back(K_OPT(cluster.cost.c_dwtap1, Cycles, "3"));
+  k.push_back(K_OPT(cluster.cost.c_dwcol, Cycles, "0"));
   k.push_back(K_REQ(cluster.cost.c_misalign, Cycles));
   k.push_back(K_REQ(cluster.cost.c_neu, Cycles));
   k.push_back(K_REQ(cluster.cost.c_pool, Cycles));
