@@ -84,7 +84,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
 }
 
 void add_budget_keys(std::vector<KeyDef>& k) {
-  k.push_back(K_REQ(budgets.dory.n_cores, Int));
+  k.push_back(K_OPT(budgets.dory.n_cores, Int, "auto").follows("cluster.n_cores"));
   k.push_back(K_OPT(budgets.dory.l1_reserved, Size, "0"));
   k.push_back(K_REQ(budgets.dory.l1_stack_core0, Size));
   k.push_back(K_REQ(budgets.dory.l1_stack_other, Size));
@@ -99,7 +99,7 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(budgets.deeploy.l2, SizeOrAuto));
   k.push_back(K_REQ(budgets.deeploy.l3, SizeOrAuto));
   k.push_back(K_OPT(budgets.deeploy.wmem, SizeOrAuto, "0"));
-  k.push_back(K_REQ(budgets.deeploy.n_cores, Int));
+  k.push_back(K_OPT(budgets.deeploy.n_cores, Int, "auto").follows("cluster.n_cores"));
   // Deeploy's cluster kernel library on this platform, where its costs differ from cluster.cost
   k.push_back(K_REQ(budgets.deeploy.cost.c_il, Cycles));
   k.push_back(K_REQ(budgets.deeploy.cost.c_rq, Cycles));

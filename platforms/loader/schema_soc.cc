@@ -57,7 +57,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.dma.burst_bytes, Size));
   k.push_back(K_REQ(cluster.dma.max_outstanding, Int));
   k.push_back(K_REQ(cluster.dma.setup_cycles, Cycles));
-  k.push_back(K_REQ(cluster.dma.l2_latency, Cycles));
+  k.push_back(K_OPT(cluster.dma.l2_latency, Cycles, "auto").follows("l2.latency_from_cluster"));
   k.push_back(K_REQ(cluster.dma.n_channels, Int).only("cluster.dma.impl", mchan));
   k.push_back(K_REQ(cluster.dma.core_queue_depth, Int).only("cluster.dma.impl", mchan));
   k.push_back(K_REQ(cluster.dma.global_queue_depth, Int).only("cluster.dma.impl", mchan));

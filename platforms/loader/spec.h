@@ -227,6 +227,33 @@ struct FidelitySpec {
        npu_hci_contention = false, l3_ddr = false, icache_misses = false;
 };
 
+// Energy model (docs/energy.md): picojoules per event, watts of leakage. The simulator charges
+// them on the events it already simulates (sim/energy); a platform without the section reports
+// no energy. Keys only for the blocks the platform has (bound to their `impl`).
+struct MemEnergySpec {
+  double read_per_byte = 0, write_per_byte = 0;   // pJ per byte read from / written to the level
+  double leakage = 0;                             // W, while the run lasts
+};
+
+struct EnergySpec {
+  bool present = false;
+  MemEnergySpec l1, l2, l3, wmem;
+  struct {
+    double per_burst = 0, per_command = 0, leakage = 0;   // cluster DMA: pJ per burst, per command; W
+  } dma;
+  struct {
+    double per_active_cycle = 0, per_idle_cycle = 0;      // pJ per core-cycle (busy / waiting)
+    double per_mac = 0;                                   // pJ per int8 MAC beyond the core-cycle energy
+    double leakage = 0;                                   // W
+  } cluster;
+  struct {
+    double per_mac = 0, leakage = 0;                      // pJ per 8-bit MAC; W
+  } npu;
+  struct {
+    double per_bit_mac = 0, leakage = 0;                  // pJ per 1-bit x 1-bit MAC (bit-serial); W
+  } mvu;
+};
+
 struct PlatformSpec {
   std::string name;
   std::string description;
@@ -237,6 +264,9 @@ struct PlatformSpec {
   // where each key's value came from ("siracusa.yaml:12", "--set", "default").
   std::vector<std::string> files;
   std::map<std::string, std::string> origin;
+  // Keys given as `auto` (or defaulting to it), resolved at load time: key -> the hardware key
+  // whose value they took (platforms/loader/derived.h). Not hashed (the resolved value is).
+  std::map<std::string, std::string> follows;
   // Plausibility warnings (not errors): a frequency below 1 MHz, a memory size written with an SI
   // unit (64KB = 64,000 B) where sizes are natively binary. Not hashed.
   std::vector<std::string> warnings;
@@ -254,6 +284,7 @@ struct PlatformSpec {
   CtrlSpec ctrl;
   BudgetsSpec budgets;
   FidelitySpec fidelity;
+  EnergySpec energy;
 };
 
 }  // namespace edgesim

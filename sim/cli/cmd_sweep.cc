@@ -32,7 +32,7 @@ using namespace edgesim::sweep;
 
 struct SweepArgs {
   std::vector<std::string> networks, sets, links, policies, engines;
-  std::string platform, preset, csv, json, report;
+  std::string platform, preset, csv, json, report, objective = "cycles";
   int jobs = 1;
   double point_timeout = 600;   // seconds per point (0: none)
   bool fresh = false, mpi = false;
@@ -113,7 +113,12 @@ SweepSpec build_spec(const SweepArgs& a) {
     if (std::find(known.begin(), known.end(), ax.key) == known.end())
       throw CliError((ax.link >= 0 ? "--link " : "--set ") + ax.key + ": unknown platform key" +
                      did_you_mean(ax.key, known) + " (edgesim describe --platform P lists them)");
-  print_platform_warnings(load_platform(s.platform));   // the base platform must be valid (PlatformError otherwise)
+  const PlatformSpec base = load_platform(s.platform);   // the base platform must be valid (PlatformError otherwise)
+  print_platform_warnings(base);
+  s.objective = a.objective;
+  if (s.objective != "cycles" && !base.energy.present)
+    throw CliError("sweep --objective " + s.objective + ": platform '" + base.name +
+                   "' has no energy model (no energy section; docs/energy.md)");
   for (const Axis& ax : s.axes)   // implausible axis values (250 Hz, 64KB) are warned about once each
     for (const std::string& v : ax.values) {
       try {
@@ -137,7 +142,7 @@ Provenance sweep_provenance(const SweepSpec& s, const SweepArgs& a) {
   for (const std::string& x : s.policies) policies += (policies.empty() ? "" : ",") + x;
   const PlatformSpec base = load_platform(s.platform);
   ProvenanceBuilder pb(&base, s.platform, overrides);
-  pb.option("policies", policies).file("preset", a.preset);
+  pb.option("policies", policies).option("objective", s.objective == "cycles" ? "" : s.objective).file("preset", a.preset);
   for (size_t n = 0; n < s.networks.size(); ++n) pb.file("network " + spec_network_name(s, n), s.networks[n]);
   Provenance p = pb.build();
   p.command_line = command_line_without({"-j", "--jobs", "-o", "--output", "--json", "--report", "--point-timeout"},
@@ -208,7 +213,11 @@ void register_sweep(CLI::App& app, Action& action) {
   sub->add_option("--preset", args->preset, "grid preset (configs/*.yaml); command-line options override it");
   sub->add_option("-o,--output", args->csv, "results as CSV (resumed from if it exists)");
   sub->add_option("--json", args->json, "results as JSON with per-layer cycles");
-  sub->add_option("--report", args->report, "self-contained HTML page: heatmap / line plot of total cycles");
+  sub->add_option("--report", args->report, "self-contained HTML page: heatmap / line plot of total cycles, the "
+                                            "cycles-energy Pareto front when the platform has an energy model");
+  sub->add_option("--objective", args->objective, "what the best point minimises: cycles, energy or edp")
+      ->check(one_of({"cycles", "energy", "edp"}, "objective"))
+      ->capture_default_str();
   sub->add_option("-j,--jobs", args->jobs, "local worker processes")->capture_default_str();
   sub->add_option("--point-timeout", args->point_timeout,
                   "seconds one point may take before its worker is killed and the point recorded as an error "

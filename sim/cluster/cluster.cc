@@ -6,6 +6,7 @@
 
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
+#include "kernels/energy/cost.h"
 
 namespace edgesim {
 
@@ -83,8 +84,12 @@ void Cluster::cost_issue(Job& j, const Command& c, const ClusterConventions& con
   j.work = 0;
   j.duration = cost.issue;
   j.core_cycles.assign(static_cast<size_t>(n_cores_), 0);
-  for (const MchanCommand& m : dory_commands(t, c.count.data(), gather, gather_channels))
+  j.dma_commands = j.dma_bursts = 0;
+  for (const MchanCommand& m : dory_commands(t, c.count.data(), gather, gather_channels)) {
     j.core_cycles[static_cast<size_t>(std::clamp(m.core, 0, n_cores_ - 1))] += mchan_issue_cycles(t, m.two_d);
+    ++j.dma_commands;
+    j.dma_bursts += dma_bursts(m.lines, m.line_bytes, t.burst_bytes);
+  }
   j.kernel = "dma issue";
 }
 

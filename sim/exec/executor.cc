@@ -16,6 +16,7 @@
 #include "compiler/schedule/machine.h"
 #include "compiler/tiler/tiling_label.h"
 #include "sim/core/context.h"
+#include "sim/energy/meter.h"
 #include "sim/mem/tcdm.h"
 #include "sim/soc/soc.h"
 #include "sim/stats/memory_use.h"
@@ -64,8 +65,8 @@ struct Cmd {
 class Executor : public sc_core::sc_module, public JobListener {
  public:
   Executor(const sc_core::sc_module_name& n, const Graph& g, const Schedule& s, const PlatformSpec& p,
-           ScheduleMachine& m, const SimOptions& opt, RunResult& r)
-      : sc_core::sc_module(n), g_(g), s_(s), p_(p), m_(m), opt_(opt), r_(r) {
+           ScheduleMachine& m, const SimOptions& opt, RunResult& r, EnergyMeter& meter)
+      : sc_core::sc_module(n), g_(g), s_(s), p_(p), m_(m), opt_(opt), r_(r), meter_(meter) {
     SC_HAS_PROCESS(Executor);
     SC_THREAD(start);
     index_commands();
@@ -116,6 +117,9 @@ class Executor : public sc_core::sc_module, public JobListener {
   void finished(Job& j);
   void complete(int k);
   void record(const Job& j, const Cmd& k, bool engine_job);
+  void meter(const Job& j, const Cmd& k, bool engine_job);
+  int64_t view_bytes(const BufView& v) const;
+  Level level_of(const BufView& v) const { return s_.buffers.at(static_cast<size_t>(v.buffer)).level; }
 
   const Graph& g_;
   const Schedule& s_;
@@ -123,6 +127,7 @@ class Executor : public sc_core::sc_module, public JobListener {
   ScheduleMachine& m_;
   SimOptions opt_;
   RunResult& r_;
+  EnergyMeter& meter_;
   Soc* soc_ = nullptr;
   const Tcdm* tcdm_ = nullptr;      // set in bank-conflict mode: kernels and L1 DMA contend
   int l1_transfers_ = 0;            // cluster DMA transfers in flight
@@ -313,7 +318,36 @@ void Executor::finished(Job& j) {
 
 // Statistics and trace of a finished job.
 // engine_job: a kernel / issue job of the cluster, an NPU or MVU job (not a DMA transfer).
+int64_t Executor::view_bytes(const BufView& v) const {
+  int64_t n = static_cast<int64_t>(dtype_size(v.dtype));
+  for (int64_t d : v.shape) n *= d;
+  return n;
+}
+
+// Energy of a finished job (sim/energy/meter.h), from the same job the statistics record.
+void Executor::meter(const Job& j, const Cmd& k, bool engine_job) {
+  if (!meter_.enabled()) return;
+  const Command& c = *k.c;
+  if (engine_job && c.kind == Command::Kind::Compute && c.engine == "npu") {
+    std::vector<std::pair<Level, int64_t>> reads, writes;
+    for (const BufView& v : c.inputs) reads.emplace_back(level_of(v), view_bytes(v));
+    for (const BufView& v : c.outputs) writes.emplace_back(level_of(v), view_bytes(v));
+    meter_.npu_job(k.step, c.macs, reads, writes);
+  } else if (engine_job && c.kind == Command::Kind::Compute && c.engine == "mvu") {
+    const int64_t a = c.inputs.empty() ? 8 : 8 * static_cast<int64_t>(dtype_size(c.inputs[0].dtype));
+    const int64_t w = c.inputs.size() < 2 ? 8 : 8 * static_cast<int64_t>(dtype_size(c.inputs[1].dtype));
+    meter_.mvu_job(k.step, c.macs, a, w);
+  } else if (engine_job) {   // a cluster kernel or the cores issuing a DMA command
+    meter_.cluster_job(k.step, j.core_cycles, c.kind == Command::Kind::Compute ? c.macs : 0);
+  } else if (c.engine == "cluster_dma") {
+    meter_.transfer(k.step, k.addr.src_level, k.addr.dst_level, c.bytes(), k.issue.dma_bursts, k.issue.dma_commands);
+  } else {
+    meter_.l3_transfer(k.step, k.addr.src_level, k.addr.dst_level, c.bytes());
+  }
+}
+
 void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
+  meter(j, k, engine_job);
   LayerStats& L = r_.layers[static_cast<size_t>(k.step)];
   if (!k.c->loop) {   // the span the layer's own counter brackets
     const size_t si = static_cast<size_t>(k.step);
@@ -392,10 +426,11 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
     levels[static_cast<size_t>(l)] = &machine.level(l);
     sizes[static_cast<size_t>(l)] = std::max<int64_t>(1, s.high_water[static_cast<size_t>(l)]);
   }
+  const ClusterConventions conv = conventions_for(s.policy, p, s.network_loop);
+  EnergyMeter meter(p, p.cluster.present ? conv.workers : 0, s.steps.size());
   {
     SimContext ctx;
-    Executor ex("executor", g, s, p, machine, opt, r);
-    const ClusterConventions conv = conventions_for(s.policy, p, s.network_loop);
+    Executor ex("executor", g, s, p, machine, opt, r, meter);
     r.n_cores = p.cluster.present ? static_cast<int>(conv.workers) : 0;
     Soc soc = build_soc(p, levels, sizes, ex, conv.workers);
     ex.attach(&soc);
@@ -410,6 +445,7 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
     r.accounted_cycles += L.accounted_cycles;
     r.total_macs += L.macs;
   }
+  meter.finish(r, r.freq_hz);
   r.memory = memory_use(s, p);
   if (opt.data) out.values = machine.finish();
   return out;

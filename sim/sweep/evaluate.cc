@@ -179,8 +179,10 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     r.time_ms = res.freq_hz > 0 ? round4(static_cast<double>(res.total_cycles) * 1e3 / static_cast<double>(res.freq_hz)) : 0;
     r.mac_per_cycle =
         res.total_cycles > 0 ? round4(static_cast<double>(res.total_macs) / static_cast<double>(res.total_cycles)) : 0;
+    r.energy_uj = res.energy_modelled ? round4(res.energy.total_pj() * 1e-6) : -1;
     for (const LayerStats& l : res.layers)
-      r.layers.push_back({l.name, l.op, l.cycles, l.compute_cycles, l.dma_wait_cycles, l.overhead_cycles});
+      r.layers.push_back({l.name, l.op, l.cycles, l.compute_cycles, l.dma_wait_cycles, l.overhead_cycles,
+                          res.energy_modelled ? round4(l.energy.total_pj() * 1e-6) : -1});
     return r;
   } catch (const std::exception& e) {
     r.layers.clear();
