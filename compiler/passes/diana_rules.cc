@@ -216,6 +216,10 @@ std::optional<ShiftRequant> diana_shift_form(const Graph& g, const Node& n, std:
       // y = rq((x1 + x2) >> shift_sum): a shift form (t + o) >> s of rq gives
       // (x1 + x2 + o·2^shift_sum) >> (shift_sum + s).
       ShiftRequant s;
+      if (p.rq.channels() > 1) {
+        why = "the add's requant varies per channel (the pattern has one shift)";
+        return std::nullopt;
+      }
       if (p.rq.kind == Requant::Kind::None) {
         s.offset = {0};
         s.lo = p.rq.lo, s.hi = p.rq.hi;

@@ -218,14 +218,15 @@ KernelCost depthwise_generic_cost(const ConvParams& p, const Shape& x, const Sha
   const ConvGeom g = conv_geom(x, y, name);
   if (g.empty() || p.kh <= 0 || p.kw <= 0) return empty_cost(cl, name);
   const ClusterCostSpec& c = cl.cost;
-  // Per channel and output column: fill a kw-wide column buffer over the padded input height
-  // (⌈kw/4⌉ words per row, lw + sw each, plus c_dwrow), then compute the Hout outputs of that
-  // column (2 loads + sdotp per 4 taps, 3 per leftover tap, requant, κ/λ, loop overhead).
-  // Misaligned word accesses add c_misalign each (depthwise_misaligned below).
+  // Per channel and output column: the column's own overhead c_dwcol, fill a kw-wide column
+  // buffer over the padded input height (⌈kw/4⌉ words per row, lw + sw each, plus c_dwrow), then
+  // compute the Hout outputs of that column (c_dwtap4 per 4 taps — 2 loads + sdotp in PULP-NN's
+  // source —, c_dwtap1 per leftover tap, requant, κ/λ, loop overhead). Misaligned word accesses
+  // add c_misalign each (depthwise_misaligned below).
   const int64_t taps = p.kh * p.kw;
   const int64_t fill = (g.hin + p.pad_t + p.pad_b) * (2 * ceil_div(p.kw, 4) + c.c_dwrow);
-  const int64_t out = 3 * (taps / 4) + 3 * (taps % 4) + c.c_rq + c.c_kl + c.c_dwpx;
-  const int64_t per_channel = g.wout * (fill + g.hout * out);
+  const int64_t out = c.c_dwtap4 * (taps / 4) + c.c_dwtap1 * (taps % 4) + c.c_rq + c.c_kl + c.c_dwpx;
+  const int64_t per_channel = g.wout * (c.c_dwcol + fill + g.hout * out);
   const int64_t chunk = ceil_div(g.cout, cl.n_cores);
   std::vector<int64_t> t(static_cast<size_t>(cl.n_cores), 0);
   for (int64_t core = 0; core < cl.n_cores; ++core) {

@@ -8,6 +8,9 @@
 // the params. Batch images and (non-depthwise) groups are repeated kernel calls, each ending
 // with the barrier t_bar. Pure functions of (params, shapes, ClusterSpec); they throw
 // std::invalid_argument when the cluster has no cost section or a shape is not rank 4.
+// The constants are those of the kernel build the ClusterSpec describes: the PULP-NN source
+// count of the preset, or a flow's library (budgets.deeploy.cost, e.g. GAP9's prebuilt
+// pulp-nn-mixed with its out-of-line requantisation: docs/timing.md "Kernel libraries").
 #pragma once
 #include "kernels/conv/params.h"
 #include "kernels/core/cost.h"

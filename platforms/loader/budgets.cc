@@ -31,4 +31,21 @@ DeeployBudgets deeploy_budgets(const PlatformSpec& s) {
   return b;
 }
 
+PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy) {
+  PlatformSpec s = spec;
+  const KernelLibraryCostSpec& lib = spec.budgets.deeploy.cost;
+  if (policy != "deeploy" || !lib.present || !s.cluster.cost.present) return s;
+  ClusterCostSpec& c = s.cluster.cost;
+  c.c_il = lib.c_il;
+  c.c_rq = lib.c_rq;
+  c.c_kl = lib.c_kl;
+  c.c_cp = lib.c_cp;
+  c.c_dwrow = lib.c_dwrow;
+  c.c_dwpx = lib.c_dwpx;
+  c.c_dwtap4 = lib.c_dwtap4;
+  c.c_dwtap1 = lib.c_dwtap1;
+  c.c_dwcol = lib.c_dwcol;
+  return s;
+}
+
 }  // namespace edgesim

@@ -12,6 +12,7 @@
 // The loader guarantees at load time that every budget is positive and fits its memory.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "platforms/loader/spec.h"
 
@@ -28,5 +29,12 @@ struct DeeployBudgets {
 // Both throw PlatformError when the platform has no budgets.dory / budgets.deeploy section.
 DoryBudgets dory_budgets(const PlatformSpec& spec);
 DeeployBudgets deeploy_budgets(const PlatformSpec& spec);
+
+// The platform as a deployment flow sees it: under policy `deeploy`, the keys of
+// budgets.deeploy.cost (the cluster kernel library Deeploy links on this chip, e.g. GAP9's
+// prebuilt pulp-nn-mixed) replace those of cluster.cost; every other policy, and a platform
+// without that section, get `spec` unchanged. Callers that pick a policy for a spec (run,
+// validate, sweep) apply it once, before tiling and timing.
+PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy);
 
 }  // namespace edgesim

@@ -37,6 +37,7 @@ std::vector<SectionDef> build_sections() {
       SECTION("ctrl", ctrl.present),
       SECTION("budgets.dory", budgets.dory.present),
       SECTION("budgets.deeploy", budgets.deeploy.present),
+      SECTION("budgets.deeploy.cost", budgets.deeploy.cost.present),
       SectionDef{"fidelity", nullptr},
   };
 }

@@ -100,6 +100,16 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(budgets.deeploy.l3, SizeOrAuto));
   k.push_back(K_OPT(budgets.deeploy.wmem, SizeOrAuto, "0"));
   k.push_back(K_REQ(budgets.deeploy.n_cores, Int));
+  // Deeploy's cluster kernel library on this platform, where its costs differ from cluster.cost
+  k.push_back(K_REQ(budgets.deeploy.cost.c_il, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_rq, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_kl, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_cp, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_dwrow, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_dwpx, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_dwtap4, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_dwtap1, Cycles));
+  k.push_back(K_REQ(budgets.deeploy.cost.c_dwcol, Cycles));
 
   k.push_back(K_OPT(fidelity.mode, String, "gvsoc").one_of({"gvsoc", "realistic"}));
   k.push_back(K_OPT(fidelity.l1_conflicts, Bool, "@mode"));

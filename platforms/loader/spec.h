@@ -42,6 +42,18 @@ struct ClusterCostSpec {
   int64_t c_il = 0, c_t42 = 0, c_il12 = 0, c_il11 = 0, c_rq = 0, c_kl = 0, c_grp = 0,
           c_call = 0, c_cp = 0, c_px = 0, c_dwrow = 0, c_dwpx = 0, c_neu = 0, c_pool = 0,
           c_add = 0, t_bar = 0, t_fork = 0, c_misalign = 0, c_transpose = 0;
+  // depthwise_generic: cycles per 4-tap step and per leftover tap of the dot product, and the
+  // per-column overhead of a channel (defaults 3, 3, 0: PULP-NN's source loop, docs/timing.md)
+  int64_t c_dwtap4 = 3, c_dwtap1 = 3, c_dwcol = 0;
+};
+
+// The cluster kernel costs of the library a deployment flow links on this platform, where they
+// differ from cluster.cost (budgets.deeploy.cost, docs/platforms.md): they replace those keys of
+// cluster.cost for that flow only (flow_platform() in budgets.h).
+struct KernelLibraryCostSpec {
+  bool present = false;
+  int64_t c_il = 0, c_rq = 0, c_kl = 0, c_cp = 0, c_dwrow = 0, c_dwpx = 0, c_dwtap4 = 0, c_dwtap1 = 0,
+          c_dwcol = 0;
 };
 
 // Cost constants of the RISC-V host's plain C loops (impl riscv_host): what TVM's C code
@@ -213,6 +225,7 @@ struct DeeployBudgetSpec {
   bool present = false;
   int64_t l1 = 0, l2 = 0, l3 = 0, wmem = 0;
   int64_t n_cores = 0;
+  KernelLibraryCostSpec cost;       // budgets.deeploy.cost: Deeploy's kernel library on this chip
 };
 
 struct BudgetsSpec {

@@ -18,6 +18,7 @@
 #include "compiler/schedule/build.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"
+#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
@@ -46,8 +47,9 @@ std::string tile_label(const LayerTiling& t) {
 
 std::string cyc(int64_t c) { return c < 0 ? std::string("-") : fmt::format("{}", c); }
 
-int64_t network_cycles(const Graph& g, const PlatformSpec& spec, const std::string& policy) {
+int64_t network_cycles(const Graph& g, const PlatformSpec& platform, const std::string& policy) {
   try {
+    const PlatformSpec spec = flow_platform(platform, policy);   // the policy's kernel library
     const Schedule s = build_schedule(g, spec, tile_graph(g, spec, policy), {});
     SimOptions o;
     o.data = false;

@@ -10,6 +10,7 @@
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
+#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 
 namespace edgesim {
@@ -24,7 +25,7 @@ std::string network_label(const std::string& model_path) {
 
 FlowOutcome run_flow(const FlowRequest& req) {
   FlowOutcome o;
-  o.spec = load_platform(req.platform, req.overrides);
+  o.spec = flow_platform(load_platform(req.platform, req.overrides), req.policy);
   o.graph = import_onnx(req.model);
   try {
     o.engines = assign_engines(o.graph, o.spec, req.engines);

@@ -8,6 +8,7 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
+#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"
 #include "sim/flow/flow.h"
@@ -135,7 +136,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
   try {
     PlatformSpec spec;
     try {
-      spec = load_platform(s.platform, point_overrides(s.axes, p.values));
+      spec = flow_platform(load_platform(s.platform, point_overrides(s.axes, p.values)), p.policy);
     } catch (const PlatformError& e) {
       return fail("infeasible", e.what());
     }

@@ -123,6 +123,19 @@ TEST_CASE("cost: depthwise_generic with fewer channels than cores", "[cost]") {
   CHECK(k.core_cycles == Cores{400, 400, 400, 0, 0, 0, 0, 0});
 }
 
+TEST_CASE("cost: depthwise_generic with a kernel library's tap, column and requant costs", "[cost]") {
+  // The GAP9 pulp-nn-mixed counts (docs/timing.md "Kernel libraries"): c_dwtap4 5, c_dwtap1 6,
+  // c_dwcol 58, c_dwrow 13, c_dwpx 23, c_rq 13, c_kl 8. Same layer as above (C = 3, 3×3, pads 1,
+  // 4×4): fill = 6·(2 + 13) = 90; out = 5·2 + 6·1 + 13 + 8 + 23 = 60;
+  // T_c = 1 · 4 · (58 + 90 + 4·60) = 1552; cycles = 1562.
+  ClusterSpec cl = hand_spec();
+  ClusterCostSpec& c = cl.cost;
+  c.c_dwtap4 = 5; c.c_dwtap1 = 6; c.c_dwcol = 58; c.c_dwrow = 13; c.c_dwpx = 23; c.c_rq = 13; c.c_kl = 8;
+  const KernelCost k = depthwise_generic_cost(conv(3, 1, 1, 3), {1, 3, 4, 4}, {1, 3, 4, 4}, cl);
+  CHECK(k.core_cycles == Cores{1552, 1552, 1552, 0, 0, 0, 0, 0});
+  CHECK(k.cycles == 1562);
+}
+
 TEST_CASE("cost: depthwise_generic charges misaligned word accesses", "[cost]") {
   // C = 2, 3×3, no pad, x [1,2,3,3] -> y [1,2,1,1]; chunk(2) = 1 channel on cores 0 and 1.
   // Without the term: fill = 3·(2·1 + 2) = 12, out = 19, T_c = 1·(12 + 19) = 31.

@@ -71,6 +71,40 @@ TEST_CASE("DORY budgets reproduce DORY's descriptors", "[platforms]") {
   CHECK_THROWS_AS(dory_budgets(load_platform(platform_file("barvinn"))), PlatformError);
 }
 
+TEST_CASE("budgets.deeploy.cost replaces cluster.cost keys under policy deeploy only", "[platforms]") {
+  const PlatformSpec gap9 = load_platform(platform_file("gap9"));
+  REQUIRE(gap9.budgets.deeploy.cost.present);
+  // the preset's PULP-NN counts for every other policy
+  for (const char* policy : {"dory", "dory-2021", "tuned"}) {
+    INFO(policy);
+    const PlatformSpec s = flow_platform(gap9, policy);
+    CHECK(s.cluster.cost.c_rq == gap9.cluster.cost.c_rq);
+    CHECK(s.cluster.cost.c_dwtap4 == 3);
+    CHECK(s.cluster.cost.c_dwcol == 0);
+  }
+  // the prebuilt pulp-nn-mixed of Deeploy's GAP9 target (gap9.yaml budgets.deeploy.cost)
+  const PlatformSpec d = flow_platform(gap9, "deeploy");
+  CHECK(d.cluster.cost.c_il == 14);
+  CHECK(d.cluster.cost.c_rq == 13);
+  CHECK(d.cluster.cost.c_kl == 8);
+  CHECK(d.cluster.cost.c_cp == 31);
+  CHECK(d.cluster.cost.c_dwtap4 == 5);
+  CHECK(d.cluster.cost.c_dwtap1 == 6);
+  CHECK(d.cluster.cost.c_dwcol == 58);
+  CHECK(d.cluster.cost.c_t42 == gap9.cluster.cost.c_t42);   // keys the library leaves alone
+  // --set reaches the library's keys; a platform without the section is unchanged
+  CHECK(flow_platform(load_platform(platform_file("gap9"), {"budgets.deeploy.cost.c_rq=20"}), "deeploy")
+            .cluster.cost.c_rq == 20);
+  const PlatformSpec sir = load_platform(platform_file("siracusa"));
+  CHECK_FALSE(sir.budgets.deeploy.cost.present);
+  CHECK(flow_platform(sir, "deeploy").cluster.cost.c_rq == sir.cluster.cost.c_rq);
+  // the section is all or nothing
+  TempDir dir;
+  const std::string p = dir.write("p.yaml", "extends: " + platform_file("siracusa") +
+                                                "\nbudgets.deeploy.cost.c_rq: 13\n");
+  CHECK(edgesim::test::load_error(p, {}).find("budgets.deeploy.cost.c_il") != std::string::npos);
+}
+
 TEST_CASE("set-overrides: l1.size moves the usable DORY L1 budget", "[platforms]") {
   const std::string gap8 = platform_file("gap8");
   // usable = l1.size - 1536 (descriptor difference) - 3500 - 7 * 3400
