@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -20,6 +21,8 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+
+constexpr int kFormatVersion = 1;   // bump when an entry's fields change
 
 json result_to(const LayerTuneResult& r) {
   json j{{"name", r.name},         {"has_dory", r.has_dory},       {"has_deeploy", r.has_deeploy},
@@ -78,7 +81,20 @@ TuneCache::TuneCache(std::string path) : path_(std::move(path)) {
   json j;
   try {
     j = json::parse(f);
-    if (j.at("format") != "edgesim-tune-cache" || j.at("version") != 1) throw std::runtime_error("not a tune cache");
+    if (j.at("format") != "edgesim-tune-cache") throw std::runtime_error("not a tune cache");
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("tune cache {}: unreadable ({}); delete it to start over", path_, e.what()));
+  }
+  if (j.value("version", json()) != kFormatVersion) {
+    // Another edgesim's cache (older or newer format): left as it is, this run tunes without it.
+    std::cerr << fmt::format("edgesim: warning: tune cache {} has format version {}, this edgesim writes version {}; "
+                             "it is left untouched and this run tunes without a cache (--cache F or "
+                             "$EDGESIM_TUNE_CACHE picks another file)\n",
+                             path_, j.value("version", json()).dump(), kFormatVersion);
+    path_.clear();
+    return;
+  }
+  try {
     for (const auto& [k, v] : j.at("entries").items()) entries_[k] = v.dump();
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("tune cache {}: unreadable ({}); delete it to start over", path_, e.what()));
@@ -100,7 +116,7 @@ void TuneCache::put(const std::string& key, const LayerTuneResult& r) {
   if (path_.empty()) return;
   json entries = json::object();
   for (const auto& [k, v] : entries_) entries[k] = json::parse(v);
-  const json doc{{"format", "edgesim-tune-cache"}, {"version", 1}, {"entries", entries}};
+  const json doc{{"format", "edgesim-tune-cache"}, {"version", kFormatVersion}, {"entries", entries}};
   const fs::path target(path_);
   std::error_code ec;
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);

@@ -4,7 +4,8 @@
 // network context it was tuned in (input in L3, constants in L3): equal layers of different
 // networks share entries. The file is JSON ({"format": "edgesim-tune-cache", "version": 1,
 // "entries": {key: result}}), written atomically after every new entry; a damaged or foreign
-// file is an error naming it (delete it to start over).
+// file is an error naming it (delete it to start over). A cache of another format version
+// (another edgesim) is warned about, left untouched and not used.
 #pragma once
 #include <map>
 #include <optional>

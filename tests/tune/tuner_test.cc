@@ -139,6 +139,15 @@ TEST_CASE("tune cache: a second tuning hits, a damaged file is an error naming i
   }
   dir.write("bad.json", "{\"format\": \"something else\"}");
   CHECK_THROWS_WITH(TuneCache(dir.file("bad.json")), Catch::Matchers::Contains("bad.json"));
+  // Another edgesim's format version: not used, not overwritten (a warning says so).
+  const std::string other = "{\"format\": \"edgesim-tune-cache\", \"version\": 99, \"entries\": {}}";
+  dir.write("other.json", other);
+  TuneCache o(dir.file("other.json"));
+  CHECK(o.size() == 0);
+  o.put("k", first.at(0));
+  CHECK(o.size() == 1);
+  std::ifstream in(dir.file("other.json"));
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == other);
 }
 
 TEST_CASE("policy tuned: schedules run verified and not slower than dory or deeploy", "[tune]") {
