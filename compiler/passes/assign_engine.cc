@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/passes/diana_rules.h"
+
 namespace edgesim {
 
 namespace {
@@ -15,15 +17,32 @@ bool has(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-bool npu_present(const PlatformSpec& s) { return s.npu.present && (s.npu.impl == "neureka" || s.npu.impl == "ne16"); }
+bool npu_present(const PlatformSpec& s) { return npu_encoded(s) || (s.npu.present && s.npu.impl == "soma"); }
 
 std::string engine_missing(const PlatformSpec& s, const std::string& e) {
   if (e == "npu" && !s.npu.present) return "the platform has no npu section";
-  if (e == "npu" && !npu_present(s)) return "npu.impl '" + s.npu.impl + "' is not simulated (neureka, ne16 are)";
+  if (e == "npu" && !npu_present(s)) return "npu.impl '" + s.npu.impl + "' is not simulated (neureka, ne16, soma are)";
+  if (e == "aimc" && !s.aimc.present) return "the platform has no aimc section";
   if (e == "mvu" && !s.mvu.present) return "the platform has no mvu section";
   if (e == "cluster" && !s.cluster.present) return "the platform has no cluster section";
-  if (e != "npu" && e != "mvu" && e != "cluster") return "unknown engine (known: npu, mvu, cluster)";
+  if (e != "npu" && e != "aimc" && e != "mvu" && e != "cluster")
+    return "unknown engine (known: npu, aimc, mvu, cluster; on DIANA also digital, analog, host)";
   return "";
+}
+
+// DIANA's role names for its engines (engine_role), accepted in engine lists.
+std::string engine_of_role(const PlatformSpec& s, const std::string& e) {
+  if (e == "digital" && s.npu.present && s.npu.impl == "soma") return "npu";
+  if (e == "analog" && s.aimc.present) return "aimc";
+  if (e == "host" && s.cluster.present && s.cluster.impl == "riscv_host") return "cluster";
+  return e;
+}
+
+// The engines whose rejections of a node of kind k are offload warnings: DIANA's, for the ops
+// their HTVM patterns match (the analog core: convolutions only).
+bool warns(const PlatformSpec& s, const std::string& e, OpKind k) {
+  if (e == "aimc") return k == OpKind::Conv;
+  return e == "npu" && s.npu.present && s.npu.impl == "soma";
 }
 
 int64_t range_lo(DType t) { return t == DType::U8 ? 0 : t == DType::I8 ? -128 : INT32_MIN; }
@@ -125,9 +144,19 @@ std::string mvu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec)
 
 }  // namespace
 
+bool npu_encoded(const PlatformSpec& s) { return s.npu.present && (s.npu.impl == "neureka" || s.npu.impl == "ne16"); }
+
+std::string engine_role(const PlatformSpec& s, const std::string& engine) {
+  if (engine == "npu" && s.npu.present && s.npu.impl == "soma") return "digital";
+  if (engine == "aimc") return "analog";
+  if (engine == "cluster" && s.cluster.present && s.cluster.impl == "riscv_host") return "host";
+  return engine;
+}
+
 std::vector<std::string> engine_preference(const PlatformSpec& spec) {
   if (!spec.engines.empty()) return spec.engines;
   std::vector<std::string> r;
+  if (spec.aimc.present) r.push_back("aimc");   // HTVM matches the analog pattern first
   if (npu_present(spec)) r.push_back("npu");
   if (spec.mvu.present) r.push_back("mvu");
   if (spec.cluster.present) r.push_back("cluster");
@@ -140,6 +169,8 @@ std::string engine_rejects(const Graph& g, int node, const std::string& engine, 
   const Node& n = g.nodes.at(static_cast<size_t>(node));
   if (engine == "cluster") return "";
   if (engine == "mvu") return mvu_rejects(g, n, spec);
+  if (engine == "aimc") return aimc_rejects(g, node, spec);
+  if (spec.npu.impl == "soma") return soma_rejects(g, node, spec);
   return npu_rejects(g, n, spec);
 }
 
@@ -155,6 +186,11 @@ NpuWeightGeom npu_weight_geom_of(const Graph& g, int node, const PlatformSpec& s
 EngineAssignment assign_engines(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines) {
   EngineAssignment a;
   a.preference = engines.empty() ? engine_preference(spec) : engines;
+  a.npu_encoded = npu_encoded(spec);
+  for (std::string& e : a.preference) {
+    e = engine_of_role(spec, e);
+    a.labels.push_back(engine_role(spec, e));
+  }
   if (a.preference.empty()) throw std::invalid_argument("platform " + spec.name + " has no engine that runs layers");
   for (const std::string& e : a.preference) {
     const std::string missing = engine_missing(spec, e);
@@ -173,20 +209,25 @@ EngineAssignment assign_engines(Graph& g, const PlatformSpec& spec, const std::v
     Node& n = g.nodes[k];
     n.engine.clear();
     n.wmem_weights = false;
-    std::string why;
+    std::string why, warn;   // warn: the refusals HTVM would warn about (DIANA's accelerators)
     for (const std::string& e : a.preference) {
       const std::string r = engine_rejects(g, static_cast<int>(k), e, spec);
       if (r.empty()) {
         n.engine = e;
         break;
       }
-      why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", e, r);
+      why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", engine_role(spec, e), r);
+      if (warns(spec, e, n.kind())) warn += fmt::format("{}{}: {}", warn.empty() ? "" : "; ", engine_role(spec, e), r);
     }
     if (n.engine.empty())
       throw std::runtime_error(fmt::format("node {} '{}' ({}): no engine of platform {} runs it ({})", k, n.name,
                                            op_name(n.kind()), spec.name, why));
     a.why_not[k] = why;
-    if (n.engine == "npu" && a.wmem_budget > 0) {
+    // DIANA: one warning per layer the accelerators left to the host, naming each one's broken rule.
+    if (Graph::is_layer(n) && !warn.empty() && n.engine == "cluster")
+      a.warnings.push_back(fmt::format("node {} '{}' ({}) runs on the {}: {}", k, n.name, op_name(n.kind()),
+                                       engine_role(spec, n.engine), warn));
+    if (n.engine == "npu" && npu_encoded(spec) && a.wmem_budget > 0) {
       const int64_t bytes = (npu_weight_geom_of(g, static_cast<int>(k), spec).bytes() + 3) / 4 * 4;
       if (a.wmem_bytes + bytes <= a.wmem_budget) {
         n.wmem_weights = true;
@@ -216,7 +257,7 @@ std::string engine_reason(const Graph& g, const EngineAssignment& a, int node) {
       start = end + 2;
     }
   }
-  if (n.engine == "npu") s += n.wmem_weights ? ", weights in WMEM" : ", weights in L2";
+  if (n.engine == "npu" && a.npu_encoded) s += n.wmem_weights ? ", weights in WMEM" : ", weights in L2";
   return s;
 }
 

@@ -63,7 +63,10 @@ Overflow allocate(Schedule& s, const sched::BuildContext& ctx, const PlatformSpe
       case Level::L1: cap = ctx.l1_budget, what = l1_what; break;
       case Level::L2: cap = spec.l2.size, what = "l2.size"; break;
       case Level::L3: cap = spec.l3.size, what = "l3.size"; break;
-      case Level::WMEM: cap = spec.wmem.size, what = "wmem.size"; break;
+      case Level::WMEM:   // Siracusa's weight memory, or DIANA's digital weight memory
+        cap = spec.wmem.present ? spec.wmem.size : spec.l1_wdig.size;
+        what = spec.wmem.present ? "wmem.size" : "l1_wdig.size";
+        break;
     }
     if (hw <= cap) continue;
     // The first step at which the level's live buffers reach the high-water mark.

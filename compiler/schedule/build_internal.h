@@ -72,6 +72,9 @@ struct BuildContext {
   std::string network_loop = "dory";
   std::map<int, int> loop_weights;
   std::map<int, std::vector<int>> loop_issue;
+  // DIANA's analog core: the layer and weight box whose weights the array holds (-1: none).
+  int aimc_node = -1;
+  Box aimc_weights;
 };
 
 int add_buffer(Schedule& s, Level level, int64_t bytes, const std::string& name, int first, int last);

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "compiler/passes/assign_engine.h"
+#include "compiler/passes/diana_rules.h"
 #include "compiler/schedule/build_internal.h"
 #include "compiler/tiler/ne16_reshape.h"
 #include "compiler/tiler/policy.h"
@@ -84,10 +86,25 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   const std::string who = node_label(g, node);
   // NPU layers read their weights encoded (rows of bytes, placement npu_weights); from the
   // weight memory they are read in place, without L1 buffers or DMA.
-  const bool npu = n.engine == "npu";
+  const bool npu = n.engine == "npu" && npu_encoded(*ctx.spec);
   const Placement* wpl = npu && n.inputs.size() > 1 ? s.placement_of(n.inputs[1]) : nullptr;
   if (npu && (!wpl || !wpl->npu_weights)) throw std::runtime_error(who + ": NPU layer without encoded weights");
-  const bool w_in_wmem = npu && s.buffers.at(wpl->buffer).level == Level::WMEM;
+  // DIANA (docs/diana.md): the digital accelerator (SOMA) gets its weights and bias DMA'd into its
+  // weight memory (level WMEM) per output-channel tile; the analog core reads its weights in place
+  // from L2 when it programs them into the array (Command::aimc_program), its constants with them.
+  // Both compute their output stage as clamp((acc + offset) >> shift) (diana_params).
+  const bool soma = n.engine == "npu" && !npu, aimc = n.engine == "aimc";
+  const bool w_in_wmem = (npu && s.buffers.at(wpl->buffer).level == Level::WMEM) || aimc;
+  Node dn;
+  if (soma || aimc) {
+    dn = n;
+    try {
+      dn.params = diana_params(g, n);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(who + ": " + e.what());
+    }
+  }
+  const Node& pn = soma || aimc ? dn : n;   // the params the engine computes with
 
   // Operands in kernel coordinates: 0 = x, 1 = w (conv, gemm) or x2 (add); then y.
   const size_t R = oshape.size();
@@ -142,11 +159,11 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
               ti.out.start[hdim] = h, ti.out.ext[hdim] = std::min(th, sh + nh_s - h);
               if (wdim >= 0) ti.out.start[wdim] = w, ti.out.ext[wdim] = std::min(tw, W - w);
               try {
-                ti.tp = tile_params(g, n, in_shapes, ys, ti.out);
+                ti.tp = tile_params(g, pn, in_shapes, ys, ti.out);
               } catch (const std::exception& e) {
                 throw std::runtime_error(who + ": " + e.what());
               }
-              ti.cv = const_vectors(g, n, ys, ti.out);
+              ti.cv = aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, ti.out);
               if (npu) {   // the tile's encoded weight rows
                 const NpuWeightGeom& wg = *wpl->npu_weights;
                 const int64_t c0 = ti.out.start[cdim], c1 = c0 + ti.out.ext[cdim];
@@ -179,7 +196,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   std::vector<Region> cv_home;
   {
     Box whole{Shape(KR, 0), ys};
-    const auto full = const_vectors(g, n, ys, whole);
+    const auto full = aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, whole);
     int64_t total = 0;
     for (const ConstVec& v : full) total += shape_numel(v.shape) * 4;
     int cbuf = total > 0 ? add_buffer(s, Level::L2, total, "const " + nm, 0, ctx.last_step) : -1;
@@ -238,21 +255,22 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       }
   }
   const bool w_like = kind == OpKind::Conv || kind == OpKind::Gemm;   // input 1 reused across tiles
-  auto l1_bufs = [&](const std::string& tag, int64_t bytes, int64_t uses) {
+  auto l1_bufs = [&](const std::string& tag, int64_t bytes, int64_t uses, Level lv = Level::L1) {
     std::vector<int> ids;
     const int64_t nb = dbl ? std::min<int64_t>(2, std::max<int64_t>(uses, 1)) : 1;
     for (int64_t i = 0; i < nb; ++i)
-      ids.push_back(add_buffer(s, Level::L1, bytes, tag + "[" + std::to_string(i) + "] L1 " + nm, st, st));
+      ids.push_back(add_buffer(s, lv, bytes, tag + "[" + std::to_string(i) + "] " + level_name(lv) + " " + nm, st, st));
     return ids;
   };
+  const Level w_level = soma ? Level::WMEM : Level::L1;   // SOMA: its digital weight memory
   std::vector<std::vector<int>> in_l1(nin);
   for (size_t k = 0; k < nin; ++k) {
     const bool w = w_like && k == 1;
     if (w && w_in_wmem) continue;
-    in_l1[k] = l1_bufs(k == 0 ? "x" : (w ? "w" : "x2"), in_max[k], w ? w_loads : ntiles);
+    in_l1[k] = l1_bufs(k == 0 ? "x" : (w ? "w" : "x2"), in_max[k], w ? w_loads : ntiles, w ? w_level : Level::L1);
   }
   const std::vector<int> y_l1 = l1_bufs("y", y_max, ntiles);
-  const std::vector<int> c_l1 = c_max > 0 ? l1_bufs("c", c_max, c_loads) : std::vector<int>{};
+  const std::vector<int> c_l1 = c_max > 0 ? l1_bufs("c", c_max, c_loads, w_level) : std::vector<int>{};
 
   // Emission.
   // A policy whose depthwise template blocks on every transfer (Budgets::dw_blocking) runs the
@@ -293,7 +311,13 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       const std::string ts = std::to_string(tile_no) + "/" + std::to_string(ntiles);
       Command comp;
       comp.kind = Command::Kind::Compute;
-      comp.engine = npu ? "npu" : "cluster";
+      comp.engine = npu || soma ? "npu" : aimc ? "aimc" : "cluster";
+      if (aimc) {   // the array holds one tile's weights at a time: program it when they change
+        const Box& wb = ti.tp.in_boxes.at(1);
+        comp.aimc_program = ctx.aimc_node != node || ctx.aimc_weights != wb;
+        ctx.aimc_node = node;
+        ctx.aimc_weights = wb;
+      }
       comp.node = node;
       if (npu) {
         comp.npu_weights = wpl->npu_weights;

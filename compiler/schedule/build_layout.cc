@@ -169,7 +169,7 @@ void place_tensors(BuildContext& ctx) {
   // pass homed them there.
   std::map<int, std::pair<NpuWeightGeom, bool>> npu_w;
   for (size_t k = 0; k < g.nodes.size(); ++k)
-    if (g.nodes[k].engine == "npu")
+    if (g.nodes[k].engine == "npu" && npu_encoded(*ctx.spec))
       npu_w[g.nodes[k].inputs.at(1)] = {npu_weight_geom_of(g, static_cast<int>(k), *ctx.spec), g.nodes[k].wmem_weights};
 
   for (size_t t = 0; t < nt; ++t) {
@@ -184,7 +184,8 @@ void place_tensors(BuildContext& ctx) {
     const int64_t bytes = npu != npu_w.end() ? npu->second.first.bytes()
                                              : shape_numel(d.shape) * static_cast<int64_t>(dtype_size(d.dtype));
     const bool l3_const = ctx.consts_in_l3 && d.is_const();
-    Level level = (l3[t] || l3_const || bytes > ctx.l2_budget) ? Level::L3 : Level::L2;
+    // A platform without L3 (DIANA) keeps everything in L2: an overflow is then reported there.
+    Level level = (l3[t] || l3_const || bytes > ctx.l2_budget) && ctx.spec->l3.size > 0 ? Level::L3 : Level::L2;
     if (npu != npu_w.end() && npu->second.second) level = Level::WMEM;
     std::string kind = d.is_const() ? (npu != npu_w.end() ? "npu w" : "const") : "act";
     if (std::find(g.inputs.begin(), g.inputs.end(), id) != g.inputs.end()) kind = "input";

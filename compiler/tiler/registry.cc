@@ -2,12 +2,13 @@
 // the layer nodes in order and threads DORY's only cross-layer coupling (a layer's input is in
 // L3 when the previous layer node's output was L3-tiled, TILING.md §1.1). `tuned` is the
 // autotuner (compiler/tune/tuned_policy.h). Layers assigned to the NPU keep the policy's L3
-// decision and take the NPU's L1 tile (npu.cc).
+// decision and take the NPU's L1 tile (npu.cc; DIANA's digital and analog cores: soma.cc, aimc.cc).
 #include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "compiler/passes/assign_engine.h"
 #include "compiler/tiler/internal.h"
 #include "compiler/tune/tuned_policy.h"
 
@@ -63,21 +64,31 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
   std::vector<LayerTiling> out;
   for (int node : g.layer_nodes()) {
     if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (build_mvu.cc)
+    // A RISC-V host (DIANA) runs its layers on whole tensors in L2, as TVM's C code does.
+    if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
     const LayerGeom geom = layer_geom(g, node);
-    const bool npu = g.nodes[static_cast<size_t>(node)].engine == "npu";
+    const std::string& engine = g.nodes[static_cast<size_t>(node)].engine;
+    const bool accel = engine == "npu" || engine == "aimc";
     LayerTiling t;
     try {
       t = p->tile(geom, ctx);
     } catch (const TilingError& e) {
       // The policy's cluster L1 rules (im2col, weight tiles) may fail where the NPU's tile fits:
       // keep the whole layer in L2 (the schedule builder checks that it fits) and let the NPU tile.
-      if (!npu || e.level() != "L1") throw;
+      if (!accel || e.level() != "L1") throw;
       t = LayerTiling{};
       t.node = node;
       t.policy = p->name();
       t.l3.n_out = geom.cout, t.l3.h_out = geom.h_out, t.l3.h_in = geom.h_in;
     }
-    if (npu) t = npu_tile(geom, ctx, t, policy_budgets(spec, t.policy, buffering));
+    // DIANA's accelerator layers under `tuned` come with the tuner's own choice of their tiles.
+    const bool tuned_accel = (engine == "aimc" || !npu_encoded(spec)) && t.policy == "tuned" && t.l1.n_out > 0;
+    if (accel && !tuned_accel) {
+      const Budgets b = policy_budgets(spec, t.policy, buffering);
+      if (engine == "aimc") t = aimc_tile(geom, ctx, t, b);
+      else if (npu_encoded(spec)) t = npu_tile(geom, ctx, t, b);
+      else t = soma_tile(geom, ctx, t, b);
+    }
     ctx.input_in_l3 = t.l3.output_in_l3;
     out.push_back(std::move(t));
   }

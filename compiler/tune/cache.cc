@@ -12,6 +12,7 @@
 #include "compiler/io/write_file.h"
 #include "compiler/schedule/json.h"
 #include "compiler/schedule/json_internal.h"
+#include "compiler/tune/accel_tuner.h"
 #include "platforms/loader/loader.h"
 
 namespace edgesim {
@@ -62,9 +63,10 @@ std::string layer_signature(const Graph& g, int node, const TilingContext& ctx, 
       const TensorDesc& d = g.tensor(t);
       tensors.push_back({dtype_name(d.dtype), d.shape, d.is_const()});
     }
-  const json sig{{"params", json_detail::params_to(n.params)}, {"tensors", tensors},
-                 {"input_in_l3", ctx.input_in_l3}, {"consts_in_l3", actx.consts_in_l3},
-                 {"conventions", actx.conventions}};
+  json sig{{"params", json_detail::params_to(n.params)}, {"tensors", tensors},
+           {"input_in_l3", ctx.input_in_l3}, {"consts_in_l3", actx.consts_in_l3},
+           {"conventions", actx.conventions}};
+  if (n.engine != "cluster") sig["engine"] = n.engine;   // an accelerator's tiles are its own (DIANA)
   return sig.dump();
 }
 
@@ -131,7 +133,8 @@ LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext&
     hit->tuned.node = hit->dory.node = hit->deeploy.node = node;
     return *hit;
   }
-  LayerTuneResult r = tune_layer(g, node, ctx, spec, actx, opt);
+  LayerTuneResult r = is_diana_accel_layer(g, node, spec) ? tune_accel_layer(g, node, ctx, spec, actx, opt)
+                                                           : tune_layer(g, node, ctx, spec, actx, opt);
   cache.put(key, r);
   return r;
 }
@@ -144,6 +147,8 @@ std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec
   ctx.spec = &spec;
   std::vector<LayerTuneResult> out;
   for (int node : g.layer_nodes()) {
+    // A RISC-V host (DIANA) runs its layers on whole tensors in L2: nothing to tile or tune.
+    if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
     out.push_back(tune_layer_cached(g, node, ctx, spec, actx, opt, cache));
     ctx.input_in_l3 = out.back().tuned.l3.output_in_l3;
   }

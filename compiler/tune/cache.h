@@ -32,12 +32,14 @@ class TuneCache {
 // Key of one tuning: signature + platform hash + K + the evaluator's name.
 std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator);
 
-// tune_layer through the cache: a hit is returned (cached = true), a miss tuned and stored.
+// tune_layer (tune_accel_layer for DIANA's accelerator layers) through the cache: a hit is
+// returned (cached = true), a miss tuned and stored.
 LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                                   const AnalyticContext& actx, const TuneOptions& opt, TuneCache& cache);
 
 // Every layer node of g in order, threading "input in L3" from each tuned choice (as
-// tile_graph does); the tuned tilings are results[i].tuned.
+// tile_graph does); the tuned tilings are results[i].tuned. Layers of a RISC-V host
+// (cluster.impl riscv_host) are skipped: they run on whole tensors, untiled.
 std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt,
                                         TuneCache& cache);
 

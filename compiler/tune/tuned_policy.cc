@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "compiler/tune/accel_tuner.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/tuner.h"
 
@@ -34,8 +35,11 @@ class TunedPolicy : public TilingPolicy {
     const Graph& g = *ctx.graph;
     const PlatformSpec& spec = *ctx.spec;
     // NPU layers are not tuned (the candidates are cluster tiles): DORY's L3 decision, and the
-    // NPU's own L1 tile replaces the L1 part (tile_graph).
-    if (g.nodes.at(static_cast<size_t>(geom.node)).engine == "npu") {
+    // NPU's own L1 tile replaces the L1 part (tile_graph). DIANA's accelerator layers are tuned
+    // over their own tiles (accel_tuner.h).
+    const std::string& engine = g.nodes.at(static_cast<size_t>(geom.node)).engine;
+    const bool diana = is_diana_accel_layer(g, geom.node, spec);   // tuned over the accelerator's own tiles
+    if (!diana && (engine == "npu" || engine == "aimc")) {
       if (!dory_) dory_ = make_policy("dory");
       LayerTiling t = dory_->tile(geom, ctx);
       t.policy = "tuned";

@@ -21,6 +21,7 @@ std::vector<SectionDef> build_sections() {
       SECTION("cluster.event_unit", cluster.event_unit.present),
       SECTION("cluster.icache", cluster.icache.present),
       SECTION("cluster.cost", cluster.cost.present),
+      SECTION("cluster.host_cost", cluster.host_cost.present),
       SECTION("cluster.dma", cluster.dma.present),
       SECTION("fc", fc.present),
       SectionDef{"l1", nullptr},

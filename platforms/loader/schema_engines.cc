@@ -55,6 +55,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(aimc.out_bits, Int));
   k.push_back(K_REQ(aimc.max_cin_3x3, Int));
   k.push_back(K_REQ(aimc.mvm_cycles, Cycles));
+  k.push_back(K_REQ(aimc.cfg_cycles, Cycles));
 
   k.push_back(K_REQ(mvu.impl, String).one_of({"barvinn_mvu"}));
   k.push_back(K_REQ(mvu.count, Int));

@@ -56,6 +56,18 @@ struct KernelLibraryCostSpec {
           c_dwcol = 0;
 };
 
+// Cost constants of the RISC-V host's plain C loops (impl riscv_host): what TVM's C code
+// generator emits for int8 layers, counted per loop iteration and per body (kernels/host/cost.h).
+struct HostCostSpec {
+  bool present = false;
+  int64_t call = 0;                 // per kernel call (function call, argument unpacking)
+  int64_t loop = 0;                 // per iteration of any loop level (index update, compare, branch)
+  int64_t mac = 0;                  // per multiply-accumulate (two byte loads, mul, add)
+  int64_t out = 0;                  // per output element of a layer (bias, shift, clip, cast, store)
+  int64_t pad = 0;                  // per element of a conv's padded input copy
+  int64_t elem = 0;                 // per element of an element-wise op (loads, op, clip, store)
+};
+
 struct DmaSpec {
   bool present = false;
   std::string impl;                 // mchan_v7 | simple_dma
@@ -79,7 +91,8 @@ struct ClusterSpec {
   int64_t freq_hz = 0;
   EventUnitSpec event_unit;
   IcacheSpec icache;
-  ClusterCostSpec cost;
+  ClusterCostSpec cost;              // pulp_cluster
+  HostCostSpec host_cost;            // riscv_host
   DmaSpec dma;
 };
 
@@ -178,6 +191,7 @@ struct AimcSpec {
   std::string impl;                 // diana_aimc
   int64_t rows = 0, cols = 0, act_bits = 0, w_levels = 0, out_bits = 0;
   int64_t max_cin_3x3 = 0, mvm_cycles = 0;
+  int64_t cfg_cycles = 0;           // per-job programming by the host (descriptor writes, start)
 };
 
 struct MvuSpec {

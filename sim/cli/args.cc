@@ -245,7 +245,7 @@ void check_policy(const std::string& policy) {
 }
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"npu", "mvu", "cluster"};
+  static const std::vector<std::string> names{"npu", "aimc", "mvu", "cluster", "digital", "analog", "host"};
   return names;
 }
 

@@ -86,7 +86,7 @@ void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<Lay
     const double pct = budget > 0 ? 100.0 * static_cast<double>(l1.l1_bytes) / static_cast<double>(budget) : 0;
     const Node& node = g.nodes.at(static_cast<size_t>(t.node));
     const size_t index = k < layers.size() && layers[k] == t.node ? k : static_cast<size_t>(t.node);
-    std::vector<std::string> row = {std::to_string(index), node.name, layer_label(g, node), node.engine};
+    std::vector<std::string> row = {std::to_string(index), node.name, layer_label(g, node), engine_role(spec, node.engine)};
     if (l3) row.push_back(l3_slab_label(geom, t.l3));
     for (std::string cell : {l1_tile_label(l1), std::to_string(tile_count(geom, t)),
                              fmt::format("{} ({:.1f}%)", l1.l1_bytes, pct), std::to_string(l2_bytes(geom, t.l3))})

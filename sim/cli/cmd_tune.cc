@@ -15,6 +15,7 @@
 #include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/ir/op_label.h"
+#include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"
@@ -63,8 +64,12 @@ int run_tune(const TuneArgs& a) {
   const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
-  const Graph g = import_onnx(a.model);
+  Graph g = import_onnx(a.model);
   check_memory(estimate_memory(g), g, a.model);
+  // On a platform whose cores are a RISC-V host (DIANA) the host's layers run untiled: tune the
+  // accelerators' layers, with the engines `run` gives them (compiler/tune/accel_tuner.h).
+  const bool host_platform = spec.cluster.present && spec.cluster.impl == "riscv_host";
+  if (host_platform) assign_engines(g, spec);
   TuneSettings& ts = tune_settings();
   ts.top_k = a.top_k;
   ts.jobs = a.jobs;
@@ -133,6 +138,11 @@ int run_tune(const TuneArgs& a) {
                            "{} of {} layers from the cache; {:.2f} s\n\n",
                            ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, hits, res.size(), secs);
 
+  if (host_platform) {
+    int64_t host = 0;
+    for (int n : g.layer_nodes()) host += g.nodes[static_cast<size_t>(n)].engine == "cluster";
+    std::cout << fmt::format("host layers: {} run on whole tensors in L2 (untiled, not tuned)\n", host);
+  }
   const int64_t nd = network_cycles(g, spec, "dory"), np = network_cycles(g, spec, "deeploy");
   const int64_t nt = network_cycles(g, spec, "tuned");
   const int64_t ref = std::min(nd < 0 ? INT64_MAX : nd, np < 0 ? INT64_MAX : np);

@@ -6,6 +6,7 @@
 
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
+#include "kernels/cost/host_cost.h"
 #include "kernels/energy/cost.h"
 
 namespace edgesim {
@@ -51,7 +52,9 @@ void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& co
   std::vector<Shape> in, out;
   for (const BufView& v : c.inputs) in.push_back(v.shape);
   for (const BufView& v : c.outputs) out.push_back(v.shape);
-  const KernelCost k = cluster_kernel_cost(c.params, in, out, workers_);
+  // impl riscv_host: one core running TVM's plain C loops (kernels/host/cost.h).
+  const KernelCost k = p_.cluster.impl == "riscv_host" ? host_kernel_cost(c.params, in, out, p_.cluster.host_cost)
+                                                        : cluster_kernel_cost(c.params, in, out, workers_);
   const ClusterCostSpec& cc = p_.cluster.cost;
   int64_t lead = waited_dma ? dma_.wake_cycles : 0;
   if (conv.fork_per_tile) lead += cc.t_fork;

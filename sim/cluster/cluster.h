@@ -1,4 +1,7 @@
-// Cluster: the PULP cluster's N cores acting as one team (impl `pulp_cluster`).
+// Cluster: the PULP cluster's N cores acting as one team (impl `pulp_cluster`), or the single
+// RISC-V host core of a platform without a cluster (impl `riscv_host`, DIANA): the same engine
+// with the host's loop-nest kernel costs (kernels/host/cost.h) and no team fork or barriers
+// (its cluster.cost constants are absent, hence zero).
 // Timing: runs one job at a time, chosen among the ready ones: DMA issue jobs first (the
 // deployment loop programs the next transfers before it forks the kernel, TIMING_MODELS.md
 // §8.2), then the lowest command id (program order). A kernel job lasts

@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "compiler/ir/op_label.h"
+#include "compiler/passes/assign_engine.h"
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/machine.h"
 #include "compiler/tiler/tiling_label.h"
@@ -79,7 +80,8 @@ class Executor : public sc_core::sc_module, public JobListener {
     dma_ports_ = static_cast<double>(dma_timing(p_).tcdm_ports);
     for (const Cmd& k : cmds_) {
       const std::string& e = k.c->engine;
-      const bool there = e == "npu" ? soc->npu != nullptr : e == "mvu" ? soc->mvu != nullptr
+      const bool there = e == "npu" ? (soc->npu != nullptr || soc->soma != nullptr) : e == "mvu" ? soc->mvu != nullptr
+                         : e == "aimc" ? soc->aimc != nullptr
                          : e == "cluster" ? soc->cluster != nullptr : e == "cluster_dma" ? soc->dma != nullptr
                          : e == "l3_dma" ? soc->udma != nullptr : false;
       if (!there) throw SimError(who(k) + ": engine '" + e + "' is not simulated on platform " + p_.name);
@@ -165,10 +167,10 @@ void Executor::index_commands() {
     L.name = st.name;
     L.op = layer_label(g_, node);
     if (st.tiled) L.tiling = tiling_stats(g_, st);
-    L.engine = "cluster";
+    L.engine = engine_role(p_, "cluster");   // reports name DIANA's engines digital / analog / host
     for (const Command& c : st.commands)
       if (c.kind == Command::Kind::Compute) {
-        L.engine = c.engine;
+        L.engine = engine_role(p_, c.engine);
         break;
       }
     // A depthwise input that a layout Transpose already wrote CHW (io_layout nchw) loads as a
@@ -253,6 +255,12 @@ void Executor::ready(int ki) {
   if (c.kind == Command::Kind::Compute && c.engine == "mvu") {
     soc_->mvu->cost_job(k.main, c);
     soc_->mvu->unit(c.unit).submit(&k.main);
+  } else if (c.kind == Command::Kind::Compute && c.engine == "npu" && soc_->soma) {
+    soc_->soma->cost_job(k.main, c);
+    soc_->soma->submit(&k.main);
+  } else if (c.kind == Command::Kind::Compute && c.engine == "aimc") {
+    soc_->aimc->cost_job(k.main, c);
+    soc_->aimc->submit(&k.main);
   } else if (c.kind == Command::Kind::Compute && c.engine == "npu") {
     const bool w_tcdm = c.inputs.size() > 1 && s_.buffers.at(static_cast<size_t>(c.inputs[1].buffer)).level != Level::WMEM;
     soc_->npu->cost_job(k.main, c, w_tcdm, k.first_kernel);
@@ -275,7 +283,7 @@ void Executor::started(Job& j) {
   if (&j == &k.issue) return;
   const Command& c = *k.c;
   if (c.kind == Command::Kind::Compute) {
-    if (c.engine == "npu") {
+    if (c.engine == "npu" && soc_->npu) {
       if (npu_contends_) soc_->npu->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0 ? dma_ports_ : 0.0);
       npu_job_ = &j;
     } else if (c.engine == "cluster") {
@@ -367,7 +375,9 @@ void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
   }
   if (!opt_.trace || j.duration == 0) return;
   const std::string name = j.kind == Job::Kind::Issue ? "issue " + k.c->note : k.c->note;
-  std::string track = k.c->engine == "npu" ? "npu" : k.c->engine == "mvu" ? fmt::format("mvu {}", k.c->unit) : "cluster";
+  std::string track = k.c->engine == "mvu" ? fmt::format("mvu {}", k.c->unit)
+                      : k.c->engine == "npu" || k.c->engine == "aimc" ? engine_role(p_, k.c->engine)
+                                                                       : engine_role(p_, "cluster");
   if (j.kind == Job::Kind::Transfer)
     track = k.c->engine == "l3_dma" ? soc_->udma->channel.track() : soc_->dma->channel(k.addr).track();
   r_.trace.push_back(TraceSlice{track, name, k.step, j.start, j.duration});

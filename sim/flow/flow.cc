@@ -52,6 +52,9 @@ FlowOutcome run_flow(const FlowRequest& req) {
   o.schedule.network = network_label(req.model);
   if (req.simulate) {
     o.sim = simulate(o.graph, o.schedule, o.spec, o.inputs, req.sim);
+    // DIANA's offload warnings (one per layer an accelerator refused) lead the run's warnings.
+    auto& w = o.sim.result.warnings;
+    w.insert(w.begin(), o.engines.warnings.begin(), o.engines.warnings.end());
     for (LayerStats& L : o.sim.result.layers)
       if (L.step >= 0 && static_cast<size_t>(L.step) < o.schedule.steps.size())
         L.engine_reason = engine_reason(o.graph, o.engines, o.schedule.steps[static_cast<size_t>(L.step)].node);

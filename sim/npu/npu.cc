@@ -10,16 +10,7 @@
 namespace edgesim {
 
 Npu::Npu(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p)
-    : Engine(name, listener), p_(p) {
-  track_ = "npu";
-}
-
-size_t Npu::pick() const {
-  size_t best = 0;
-  for (size_t k = 1; k < pending_.size(); ++k)
-    if (pending_[k]->id < pending_[best]->id) best = k;
-  return best;
-}
+    : ProgramOrderEngine(name, listener, "npu"), p_(p) {}
 
 NpuJob Npu::job_of(const Command& c) const {
   if (!c.npu_weights || c.inputs.empty() || c.outputs.size() != 1 || c.outputs[0].shape.size() != 4 ||

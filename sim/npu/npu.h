@@ -29,7 +29,7 @@
 
 namespace edgesim {
 
-class Npu : public Engine {
+class Npu : public ProgramOrderEngine {
  public:
   Npu(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p);
 
@@ -44,9 +44,6 @@ class Npu : public Engine {
   void stretch_for_conflicts(Job& j, const Tcdm& l1, double dma_ports) const;
   // TCDM beats per cycle of the job (0..1), to stretch DMA transfers that meet it.
   double beat_share(const Job& j) const;
-
- protected:
-  size_t pick() const override;
 
  private:
   const PlatformSpec& p_;

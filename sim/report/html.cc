@@ -248,6 +248,11 @@ std::string run_to_html(const RunResult& r) {
        " accounted = the layers' own counters, as DORY/Deeploy print them (wall cycles add the network loop's "
        "blocking L3&rarr;L2 weight reads)</p>\n";
   s += "<h2>Tiling and engines</h2>\n" + tiling_table(r);
+  if (!r.warnings.empty()) {   // platform plausibility, DIANA's offload rules, MVU constraints
+    s += "<h2>Warnings</h2>\n<ul class=\"warnings\">\n";
+    for (const std::string& w : r.warnings) s += "<li>" + escape(w) + "</li>\n";
+    s += "</ul>\n";
+  }
   s += report::provenance_html(r.provenance);
   return s + "</main>\n</body>\n</html>\n";
 }
