@@ -33,6 +33,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.cost.c_il11, Cycles));
   k.push_back(K_REQ(cluster.cost.c_rq, Cycles));
   k.push_back(K_REQ(cluster.cost.c_kl, Cycles));
+  k.push_back(K_OPT(cluster.cost.c_rq_call, Cycles, "0"));
   k.push_back(K_REQ(cluster.cost.c_grp, Cycles));
   k.push_back(K_REQ(cluster.cost.c_call, Cycles));
   k.push_back(K_REQ(cluster.cost.c_cp, Cycles));
