@@ -95,6 +95,7 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(budgets.dory.db, Int));
   k.push_back(K_OPT(budgets.dory.blocking_dma, Bool, "false"));
   k.push_back(K_OPT(budgets.dory.single_core_dma, Bool, "false"));
+  k.push_back(K_OPT(budgets.dory.lto, Bool, "true"));
 
   k.push_back(K_REQ(budgets.deeploy.l1, SizeOrAuto));
   k.push_back(K_REQ(budgets.deeploy.l2, SizeOrAuto));

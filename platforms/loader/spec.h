@@ -42,6 +42,9 @@ struct ClusterCostSpec {
   int64_t c_il = 0, c_t42 = 0, c_il12 = 0, c_il11 = 0, c_rq = 0, c_kl = 0, c_grp = 0,
           c_call = 0, c_cp = 0, c_px = 0, c_dwrow = 0, c_dwpx = 0, c_neu = 0, c_pool = 0,
           c_add = 0, t_bar = 0, t_fork = 0, c_misalign = 0, c_transpose = 0;
+  // extra cycles per requantised output when the requantisation helper is an out-of-line call
+  // (a DORY build without -flto, budgets.dory.lto false; flow_platform() adds it to c_rq)
+  int64_t c_rq_call = 0;
   // depthwise_generic: cycles per 4-tap step and per leftover tap of the dot product, and the
   // per-column overhead of a channel (defaults 3, 3, 0: PULP-NN's source loop, docs/timing.md)
   int64_t c_dwtap4 = 3, c_dwtap1 = 3, c_dwcol = 0;
@@ -219,6 +222,9 @@ struct DoryBudgetSpec {
   int64_t l2_reserved = 0, l2_code_reserved = 0, l3_reserved = 0;
   int64_t db = 0;
   bool blocking_dma = false, single_core_dma = false;
+  // the generated application is linked with -flto (DORY's Makefile template): PULP-NN's
+  // requantisation helpers are inlined; false: each requantised output calls one (c_rq_call)
+  bool lto = true;
 };
 
 // Deeploy deployment constants: absolute budgets (or kAutoBudget = the level's size).
