@@ -20,6 +20,7 @@
 #include "compiler/tune/cache.h"
 #include "sim/tune/sim_evaluator.h"
 #include "e2e/e2e_nets.h"
+#include "frontend/onnx_writer.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
 #include "support/run.h"
@@ -130,6 +131,40 @@ TEST_CASE("e2e diana: every shared network that imports runs bit-exact or does n
   CHECK(verified >= 20);
 }
 
+TEST_CASE("e2e diana: a standard QDQ graph with power-of-two scales imports and runs bit-exact on the host, "
+          "with the rounding warning",
+          "[e2e][diana][qdq]") {
+  // x·2^-4 (*) w·2^-6 quantised with 2^-3: the requant is acc·2^-7 rounded half to even (ONNX),
+  // which no (acc + offset) >> 7 reproduces on ties, so the conv stays on the host, bit-exact.
+  test::TempDir dir;
+  test::OnnxWriter w;
+  const int64_t c = 4, k = 8, h = 8;
+  w.input("x", onnx::TensorProto::INT8, {1, c, h, h}).output("y", onnx::TensorProto::INT8, {1, k, h, h});
+  std::vector<int64_t> wv(static_cast<size_t>(k * c * 9));
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>((i * 37) % 255) - 127;
+  w.init_i("w", {k, c, 3, 3}, wv, onnx::TensorProto::INT8);
+  w.init_f("xs", {}, {0.0625f}).init_f("ws", {}, {0.015625f}).init_f("ys", {}, {0.125f});
+  w.init_i("z", {}, {0}, onnx::TensorProto::INT8);
+  w.node("DequantizeLinear", {"x", "xs", "z"}, {"xd"});
+  w.node("DequantizeLinear", {"w", "ws", "z"}, {"wd"});
+  auto& conv = w.node("Conv", {"xd", "wd"}, {"a"}, "conv");
+  test::OnnxWriter::attr_ints(conv, "pads", {1, 1, 1, 1});
+  w.node("QuantizeLinear", {"a", "ys", "z"}, {"y"});
+  Graph g = import_onnx(w.save(dir, "qdq_pow2.onnx"));
+  REQUIRE(g.layer_nodes().size() == 1);
+  std::vector<int64_t> xv(static_cast<size_t>(c * h * h));
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<int64_t>((i * 53) % 256) - 128;
+  const std::vector<Tensor> inputs{Tensor::from_ints(DType::I8, {1, c, h, h}, xv)};
+  Graph assigned = g;
+  const EngineAssignment a = assign_engines(assigned, diana());
+  CHECK(assigned.nodes.at(static_cast<size_t>(g.layer_nodes()[0])).engine == "cluster");
+  REQUIRE(a.warnings.size() == 1);
+  CHECK_THAT(a.warnings[0], Contains("'conv' (conv) runs on the host") &&
+                                Contains("digital: QDQ requant with a power-of-two scale rounds half to even"));
+  const Outcome o = simulate_diana(g, inputs);
+  CHECK(o.ok);
+}
+
 TEST_CASE("edgesim run on DIANA: engines and offload warnings in the table, JSON and HTML", "[e2e][diana][cli]") {
   test::TempDir dir;
   const std::string net = test::source_dir() + "/models/diana_resnet8_ternary";
@@ -196,7 +231,7 @@ TEST_CASE("edgesim tune and sweep on DIANA", "[e2e][diana][cli]") {
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Contains("verification: bit-exact"));
-  unsetenv("EDGESIM_TUNE_CACHE");
+  setenv("EDGESIM_TUNE_CACHE", "", 1);   // back to ctest's setting: no cache file
   const std::string csv = dir.file("sweep.csv");
   const auto s = test::run_edgesim(fmt::format("sweep -p diana '{}' --set l1.size=64KiB,256KiB "
                                                "--set l1_wdig.size=16KiB,64KiB -o '{}'",
