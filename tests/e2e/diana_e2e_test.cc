@@ -2,7 +2,7 @@
 // bit-exact against the interpreter and its generator's golden output, with the expected split
 // of layers over the analog core, the digital accelerator and the host; every shared network
 // that imports runs there too (bit-exact, or refused because it does not fit DIANA's 512 kB L2:
-// the platform has no L3); the CLI shows the engines (digital / analog / host) and the offload
+// the platform has no L3 — then bit-exact with a 1 MiB L2); the CLI shows the engines (digital / analog / host) and the offload
 // warnings in the table, JSON and HTML; tune and sweep work on DIANA.
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +20,7 @@
 #include "compiler/tune/cache.h"
 #include "sim/tune/sim_evaluator.h"
 #include "e2e/e2e_nets.h"
+#include "frontend/onnx_writer.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
 #include "support/run.h"
@@ -43,17 +44,20 @@ struct Outcome {
   RunResult r;
   SimOutcome sim;
 };
-Outcome simulate_diana(Graph g, const std::vector<Tensor>& inputs) {
+// `why` receives the refusal of a network that does not fit.
+Outcome simulate_diana(Graph g, const std::vector<Tensor>& inputs, const PlatformSpec& spec = diana(),
+                       std::string* why = nullptr) {
   Outcome o;
-  assign_engines(g, diana());
+  assign_engines(g, spec);
   Schedule s;
   try {
-    s = build_schedule(g, diana(), tile_graph(g, diana(), "dory"), {});
-  } catch (const TilingError&) {
+    s = build_schedule(g, spec, tile_graph(g, spec, "dory"), {});
+  } catch (const TilingError& e) {
     o.infeasible = true;
+    if (why) *why = e.what();
     return o;
   }
-  o.sim = simulate(g, s, diana(), inputs);
+  o.sim = simulate(g, s, spec, inputs);
   InterpreterOptions io;
   io.keep_all = true;
   o.ok = verify_against_interpreter(g, *o.sim.values, interpret(g, inputs, io)).ok;
@@ -102,21 +106,63 @@ TEST_CASE("e2e diana: every shared network that imports runs bit-exact or does n
   std::vector<test::Net> nets = test::load_nets(test::onnx_below(root + "/dory"), "", rejected);
   auto deeploy = test::load_nets(test::onnx_below(root + "/deeploy"), root, rejected);
   for (auto& n : deeploy) nets.push_back(std::move(n));
+  // A network that overflows the 512 kB L2 is refused with the step and the bytes it needs; with
+  // a 1 MiB L2 it runs on the same engines and must be bit-exact too (the engines' semantics do not
+  // depend on the memory size).
+  PlatformSpec big = diana();
+  big.l2.size = 1 << 20;
   int verified = 0, infeasible = 0;
   for (const test::Net& n : nets) {
     INFO(n.name);
-    const Outcome o = simulate_diana(n.graph, n.inputs);
+    std::string why;
+    const Outcome o = simulate_diana(n.graph, n.inputs, diana(), &why);
     if (o.infeasible) {
       ++infeasible;
+      CHECK_THAT(why, Contains("L2 overflows at step") && Contains("l2.size") && Contains("no L3"));
+      CHECK(simulate_diana(n.graph, n.inputs, big).ok);
       continue;
     }
     CHECK(o.ok);
     verified += o.ok;
   }
-  std::cout << fmt::format("diana e2e shared networks: {} simulated bit-exact, {} do not fit (no L3), {} do not import\n",
+  std::cout << fmt::format("diana e2e shared networks: {} simulated bit-exact, {} do not fit (no L3; bit-exact with a 1 MiB L2), {} do not import\n",
                            verified, infeasible, rejected);
   CHECK(verified + infeasible == static_cast<int>(nets.size()));
   CHECK(verified >= 20);
+}
+
+TEST_CASE("e2e diana: a standard QDQ graph with power-of-two scales imports and runs bit-exact on the host, "
+          "with the rounding warning",
+          "[e2e][diana][qdq]") {
+  // x·2^-4 (*) w·2^-6 quantised with 2^-3: the requant is acc·2^-7 rounded half to even (ONNX),
+  // which no (acc + offset) >> 7 reproduces on ties, so the conv stays on the host, bit-exact.
+  test::TempDir dir;
+  test::OnnxWriter w;
+  const int64_t c = 4, k = 8, h = 8;
+  w.input("x", onnx::TensorProto::INT8, {1, c, h, h}).output("y", onnx::TensorProto::INT8, {1, k, h, h});
+  std::vector<int64_t> wv(static_cast<size_t>(k * c * 9));
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>((i * 37) % 255) - 127;
+  w.init_i("w", {k, c, 3, 3}, wv, onnx::TensorProto::INT8);
+  w.init_f("xs", {}, {0.0625f}).init_f("ws", {}, {0.015625f}).init_f("ys", {}, {0.125f});
+  w.init_i("z", {}, {0}, onnx::TensorProto::INT8);
+  w.node("DequantizeLinear", {"x", "xs", "z"}, {"xd"});
+  w.node("DequantizeLinear", {"w", "ws", "z"}, {"wd"});
+  auto& conv = w.node("Conv", {"xd", "wd"}, {"a"}, "conv");
+  test::OnnxWriter::attr_ints(conv, "pads", {1, 1, 1, 1});
+  w.node("QuantizeLinear", {"a", "ys", "z"}, {"y"});
+  Graph g = import_onnx(w.save(dir, "qdq_pow2.onnx"));
+  REQUIRE(g.layer_nodes().size() == 1);
+  std::vector<int64_t> xv(static_cast<size_t>(c * h * h));
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<int64_t>((i * 53) % 256) - 128;
+  const std::vector<Tensor> inputs{Tensor::from_ints(DType::I8, {1, c, h, h}, xv)};
+  Graph assigned = g;
+  const EngineAssignment a = assign_engines(assigned, diana());
+  CHECK(assigned.nodes.at(static_cast<size_t>(g.layer_nodes()[0])).engine == "cluster");
+  REQUIRE(a.warnings.size() == 1);
+  CHECK_THAT(a.warnings[0], Contains("'conv' (conv) runs on the host") &&
+                                Contains("digital: QDQ requant with a power-of-two scale rounds half to even"));
+  const Outcome o = simulate_diana(g, inputs);
+  CHECK(o.ok);
 }
 
 TEST_CASE("edgesim run on DIANA: engines and offload warnings in the table, JSON and HTML", "[e2e][diana][cli]") {
@@ -185,7 +231,7 @@ TEST_CASE("edgesim tune and sweep on DIANA", "[e2e][diana][cli]") {
   INFO(r.output);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Contains("verification: bit-exact"));
-  unsetenv("EDGESIM_TUNE_CACHE");
+  setenv("EDGESIM_TUNE_CACHE", "", 1);   // back to ctest's setting: no cache file
   const std::string csv = dir.file("sweep.csv");
   const auto s = test::run_edgesim(fmt::format("sweep -p diana '{}' --set l1.size=64KiB,256KiB "
                                                "--set l1_wdig.size=16KiB,64KiB -o '{}'",

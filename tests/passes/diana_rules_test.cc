@@ -125,3 +125,38 @@ TEST_CASE("diana engines: no eligible layer runs everything on the host with one
   CHECK(engine_role(load_platform(test::source_dir() + "/platforms/gap9.yaml"), "npu") == "npu");
   CHECK_THROWS_WITH(assign_engines(g, test::diana_platform(), {"mvu"}), Contains("no mvu section"));
 }
+
+TEST_CASE("diana rules: an add is digital with one shift and no offset, not with a per-channel requant",
+          "[diana][engines]") {
+  // y = clamp((a + b + λ[c]) >> 3): the digital add pattern (add, right_shift, clip, cast) has one
+  // shift and no offset, so only λ = 0 for every channel maps to it.
+  auto add_graph = [](std::vector<int64_t> lambda) {
+    Graph g;
+    g.name = "diana_add";
+    const Shape s{1, 4, 4, 4};
+    const int a = g.add_tensor({"a", DType::I8, s, std::nullopt, false});
+    const int b = g.add_tensor({"b", DType::I8, s, std::nullopt, false});
+    const int y = g.add_tensor({"y", DType::I8, s, std::nullopt, false});
+    AddParams p;
+    p.rq.kind = Requant::Kind::Integer;
+    p.rq.axis = 1;
+    p.rq.k = {1};
+    p.rq.lambda = std::move(lambda);
+    p.rq.shift = 3;
+    p.rq.lo = -128, p.rq.hi = 127;
+    g.inputs = {a, b}, g.outputs = {y};
+    g.nodes.push_back(Node{"add", p, {a, b}, {y}, {"Add"}});
+    g.validate();
+    return g;
+  };
+  const PlatformSpec spec = test::diana_platform();
+  CHECK(soma_rejects(add_graph({0}), 0, spec).empty());
+  CHECK_THAT(soma_rejects(add_graph({4}), 0, spec), Contains("the requant adds 4"));
+  // channel 0's λ is 0, the others' are not: one channel's constants must not stand for all
+  CHECK_THAT(soma_rejects(add_graph({0, 8, 8, 8}), 0, spec), Contains("varies per channel"));
+  Graph g = add_graph({0, 8, 8, 8});
+  const EngineAssignment a = assign_engines(g, spec);
+  CHECK(g.nodes[0].engine == "cluster");
+  REQUIRE(a.warnings.size() == 1);
+  CHECK_THAT(a.warnings[0], Contains("node 0 'add' (add) runs on the host: ") && Contains("varies per channel"));
+}
