@@ -9,6 +9,7 @@
 //   compile(model, ...)               engines, tilings and the schedule (`compile -o` JSON)
 //   run(model, ..., data, inputs)     `run --json` document (+ outputs as arrays with data)
 //   sweep(networks, sets, ...)        the sweep's point records and Pareto front
+//   tune(model, ..., objective)       `edgesim tune`'s per-layer results (tune cache as the CLI's)
 // The GIL is released while a flow runs; functions are safe to call repeatedly (each run has its
 // own SystemC context).
 #include <memory>
@@ -24,6 +25,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/ir/op_label.h"
 #include "compiler/schedule/json.h"
+#include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/loader.h"
 #include "python/convert.h"
@@ -107,10 +109,10 @@ py::dict network_dict(const std::string& path) {
   return d;
 }
 
-py::dict compile_dict(const std::string& model, const std::string& platform, const std::vector<std::string>& overrides,
-                      const std::string& policy, const std::vector<std::string>& engines, const std::string& buffering,
-                      const std::string& network_loop, const std::string& io_layout) {
-  cli::FlowArgs a;
+// The flow arguments both compile() and run() take.
+void set_flow_args(cli::FlowArgs& a, const std::string& model, const std::string& platform,
+                   const std::vector<std::string>& overrides, const std::string& policy,
+                   const std::vector<std::string>& engines, const std::string& buffering, const std::string& network_loop) {
   a.model = model;
   a.platform = platform;
   a.overrides = overrides;
@@ -118,6 +120,13 @@ py::dict compile_dict(const std::string& model, const std::string& platform, con
   a.engines = engines;
   a.buffering = buffering;
   a.network_loop = network_loop;
+}
+
+py::dict compile_dict(const std::string& model, const std::string& platform, const std::vector<std::string>& overrides,
+                      const std::string& policy, const std::vector<std::string>& engines, const std::string& buffering,
+                      const std::string& network_loop, const std::string& io_layout) {
+  cli::FlowArgs a;
+  set_flow_args(a, model, platform, overrides, policy, engines, buffering, network_loop);
   FlowRequest req = cli::flow_request(a);
   req.io_layout = io_layout;
   req.simulate = false;
@@ -153,13 +162,7 @@ py::dict run_dict(const std::string& model, const std::string& platform, const s
                   const std::string& expected, uint64_t seed, const std::string& arith) {
   cli::RunOptions a;
   a.provenance = true;   // the result dict carries it, as run --json does
-  a.model = model;
-  a.platform = platform;
-  a.overrides = overrides;
-  a.policy = policy;
-  a.engines = engines;
-  a.buffering = buffering;
-  a.network_loop = network_loop;
+  set_flow_args(a, model, platform, overrides, policy, engines, buffering, network_loop);
   a.io_layout = io_layout;
   a.timing_only = !data;
   a.expected = expected;
@@ -272,6 +275,48 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
   return d;
 }
 
+// `edgesim tune` as data: per layer the references' cycles, the choice under the objective with
+// its cycles and energy, the fastest candidate's, and why they differ.
+py::dict tune_dict(const std::string& model, const std::string& platform, const std::vector<std::string>& overrides,
+                   const std::string& objective, size_t top_k, int jobs) {
+  const PlatformSpec spec = load_platform(platform_path(platform), overrides);
+  TuneSettings& ts = tune_settings();
+  require_energy(objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
+  const Graph g = import_onnx(model);
+  std::vector<LayerTuneResult> res;
+  {
+    py::gil_scoped_release release;
+    std::unique_ptr<Evaluator> sim = ts.make_simulator(jobs);
+    TuneOptions opt;
+    opt.top_k = top_k;
+    opt.simulator = sim.get();
+    opt.objective = objective;
+    TuneCache cache(ts.cache_path);
+    res = tune_graph(g, spec, opt, cache);
+  }
+  py::list layers;
+  for (const LayerTuneResult& r : res) {
+    py::dict d;
+    d["node"] = r.node;
+    d["name"] = r.name;
+    d["dory_cycles"] = r.dory_cycles;
+    d["deeploy_cycles"] = r.deeploy_cycles;
+    d["tuned_cycles"] = r.tuned_cycles;
+    d["tuned_energy_pj"] = r.tuned_energy_pj;
+    d["fastest_cycles"] = r.fastest_cycles;
+    d["fastest_energy_pj"] = r.fastest_energy_pj;
+    d["why"] = r.why;
+    d["tiling"] = python::from_json(tiling_to_json(r.tuned));
+    d["cached"] = r.cached;
+    layers.append(d);
+  }
+  py::dict d;
+  d["platform"] = spec.name;
+  d["objective"] = objective;
+  d["layers"] = layers;
+  return d;
+}
+
 py::list platforms_list() {
   py::list out;
   for (const cli::BundledPlatform& p : cli::bundled_platforms()) {
@@ -324,4 +369,8 @@ PYBIND11_MODULE(edgesim, m) {
         arg("objective") = "cycles",
         "Sweep platform keys ({key: [values]}) over networks: point records as `sweep --json` and the cycles-energy "
         "Pareto front (indices into points)");
+  m.def("tune", &tune_dict, arg("model"), arg("platform") = "", arg("overrides") = none, arg("objective") = "cycles",
+        arg("top_k") = 8, arg("jobs") = 1,
+        "Autotune a network as `edgesim tune` does: per layer the references' cycles, the choice under the objective "
+        "(cycles, energy, edp) with its cycles and energy, the fastest candidate's, and why they differ");
 }

@@ -22,13 +22,15 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kFormatVersion = 1;   // bump when an entry's fields change
+constexpr int kFormatVersion = 2;   // bump when an entry's fields change (2: objective and energy)
 
 json result_to(const LayerTuneResult& r) {
   json j{{"name", r.name},         {"has_dory", r.has_dory},       {"has_deeploy", r.has_deeploy},
          {"dory_cycles", r.dory_cycles}, {"deeploy_cycles", r.deeploy_cycles}, {"tuned_cycles", r.tuned_cycles},
          {"evaluator", r.evaluator}, {"ranked", r.ranked},         {"simulated", r.simulated},
-         {"tau", r.tau},           {"tuned", tiling_to_json(r.tuned)}};
+         {"tau", r.tau},           {"tuned", tiling_to_json(r.tuned)},
+         {"objective", r.objective}, {"tuned_energy_pj", r.tuned_energy_pj}, {"fastest_cycles", r.fastest_cycles},
+         {"fastest_energy_pj", r.fastest_energy_pj}, {"why", r.why}};
   if (r.has_dory) j["dory"] = tiling_to_json(r.dory);
   if (r.has_deeploy) j["deeploy"] = tiling_to_json(r.deeploy);
   return j;
@@ -47,6 +49,11 @@ LayerTuneResult result_from(const json& j) {
   r.simulated = j.at("simulated").get<size_t>();
   r.tau = j.at("tau").get<double>();
   r.tuned = tiling_from_json(j.at("tuned"));
+  r.objective = j.at("objective").get<std::string>();
+  r.tuned_energy_pj = j.at("tuned_energy_pj").get<double>();
+  r.fastest_cycles = j.at("fastest_cycles").get<int64_t>();
+  r.fastest_energy_pj = j.at("fastest_energy_pj").get<double>();
+  r.why = j.at("why").get<std::string>();
   if (r.has_dory) r.dory = tiling_from_json(j.at("dory"));
   if (r.has_deeploy) r.deeploy = tiling_from_json(j.at("deeploy"));
   r.cached = true;
@@ -70,8 +77,9 @@ std::string layer_signature(const Graph& g, int node, const TilingContext& ctx, 
   return sig.dump();
 }
 
-std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator) {
-  return fmt::format("{:016x}|k{}|{}|{}", platform_hash(spec), top_k, evaluator, signature);
+std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator,
+                     const std::string& objective) {
+  return fmt::format("{:016x}|k{}|{}|{}|{}", platform_hash(spec), top_k, evaluator, objective, signature);
 }
 
 TuneCache::TuneCache(std::string path) : path_(std::move(path)) {
@@ -126,7 +134,7 @@ void TuneCache::put(const std::string& key, const LayerTuneResult& r) {
 LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                                   const AnalyticContext& actx, const TuneOptions& opt, TuneCache& cache) {
   const std::string key = tune_key(layer_signature(g, node, ctx, actx), spec, opt.top_k,
-                                   opt.simulator ? opt.simulator->name() : "analytic");
+                                   opt.simulator ? opt.simulator->name() : "analytic", opt.objective);
   if (auto hit = cache.find(key)) {
     hit->node = node;
     hit->name = g.nodes.at(static_cast<size_t>(node)).name;

@@ -2,7 +2,7 @@
 // settings), so re-tuning a network, or tuning it again inside a sweep, reuses the work.
 // The layer signature is the node's op and params, its tensors' shapes and dtypes and the
 // network context it was tuned in (input in L3, constants in L3): equal layers of different
-// networks share entries. The file is JSON ({"format": "edgesim-tune-cache", "version": 1,
+// networks share entries. The file is JSON ({"format": "edgesim-tune-cache", "version": 2,
 // "entries": {key: result}}), written atomically after every new entry; a damaged or foreign
 // file is an error naming it (delete it to start over). A cache of another format version
 // (another edgesim) is warned about, left untouched and not used.
@@ -29,8 +29,9 @@ class TuneCache {
   std::map<std::string, std::string> entries_;   // key -> JSON text of the result
 };
 
-// Key of one tuning: signature + platform hash + K + the evaluator's name.
-std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator);
+// Key of one tuning: signature + platform hash + K + the evaluator's name + the objective.
+std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator,
+                     const std::string& objective = "cycles");
 
 // tune_layer (tune_accel_layer for DIANA's accelerator layers) through the cache: a hit is
 // returned (cached = true), a miss tuned and stored.

@@ -51,6 +51,7 @@ class TunedPolicy : public TilingPolicy {
     TuneOptions opt;
     opt.top_k = tune_settings().top_k;
     opt.simulator = sim_.get();
+    opt.objective = tune_settings().objective;
     return tune_layer_cached(g, geom.node, ctx, spec, actx_, opt, *cache_).tuned;
   }
 

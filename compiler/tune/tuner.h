@@ -4,7 +4,9 @@
 // and the results flow back up to one reducer (the minimum simulated cycles; ties keep the
 // earlier candidate). DORY's and Deeploy's own choices are always simulated and always among
 // the candidates, so the tuned layer is never slower than the faster of the two *as evaluated
-// here* (the same evaluator, the same network context).
+// here* (the same evaluator, the same network context). With an objective other than cycles
+// (objective.h) the reducer minimises the simulated energy or energy x cycles instead, and the
+// result keeps the fastest candidate's figures and one line saying why the choice differs.
 //
 // Reference figures per layer: `dory` = DORY's tiling run as DORY's flow runs it (its loop
 // conventions, the platform's buffering); `deeploy` likewise with Deeploy's conventions; `tuned`
@@ -22,6 +24,7 @@ struct TuneOptions {
   size_t top_k = 8;                   // simulated candidates besides the references
   size_t max_candidates = 0;          // cap of the enumeration (0 = none)
   Evaluator* simulator = nullptr;     // null: the analytic evaluator decides alone
+  std::string objective = "cycles";   // objective.h; energy/edp need an evaluator that gives energy
 };
 
 struct LayerTuneResult {
@@ -35,6 +38,11 @@ struct LayerTuneResult {
   size_t simulated = 0;               // candidates simulated (incl. the references)
   double tau = 0;                     // Kendall tau, analytic vs simulated, over simulated candidates
   bool cached = false;                // taken from the tune cache
+  std::string objective = "cycles";   // what the choice minimised
+  double tuned_energy_pj = -1;        // the tuned candidate's simulated energy (-1: not simulated)
+  int64_t fastest_cycles = -1;        // the fastest tuned-flow candidate (= tuned under "cycles")
+  double fastest_energy_pj = -1;
+  std::string why;                    // when tuned is not the fastest: explain_choice(tuned, fastest)
 };
 
 // Tunes one layer (ctx.input_in_l3 as threaded by tile_graph). Throws TilingError when neither

@@ -40,6 +40,7 @@ Facts facts(const PlatformSpec& s) {
     f.emplace_back("usable deeploy L1", fmt::format("{} B", b.l1));
     f.emplace_back("usable deeploy L2", fmt::format("{} B", b.l2));
     f.emplace_back("usable deeploy L3", fmt::format("{} B", b.l3));
+    if (s.wmem.present) f.emplace_back("usable deeploy WMEM", fmt::format("{} B", b.wmem));
   }
   return f;
 }

@@ -123,6 +123,31 @@ class Api(unittest.TestCase):
         self.assertEqual([p["total_cycles"] for p in points], [p["total_cycles"] for p in s["points"]])
         self.assertEqual([p["energy_uj"] for p in points], [p["energy_uj"] for p in s["points"]])
 
+    def test_tune_objective_energy_as_the_cli(self):
+        t = edgesim.tune(RESNET8, platform="gap8", objective="energy", top_k=4)
+        self.assertEqual(t["objective"], "energy")
+        layers = t["layers"]
+        self.assertEqual(len(layers), 14)
+        for lay in layers:
+            self.assertLessEqual(lay["tuned_energy_pj"], lay["fastest_energy_pj"])
+            self.assertEqual(lay["why"] == "", lay["tuned_cycles"] == lay["fastest_cycles"])
+        r = cli("tune", "-p", "gap8", RESNET8, "--no-cache", "--top-k", "4", "--objective", "energy", "--wide")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # The CLI's "why" lines are the API's why strings; its per-layer tuned cycles the same.
+        why = {lay["name"]: lay["why"] for lay in layers if lay["why"]}
+        self.assertTrue(why, "resnet8 on gap8: some layer's least-energy tiling is not its fastest")
+        for name, text in why.items():
+            self.assertIn(f" {name}: {text}\n", r.stdout)
+        sect = r.stdout.split("objective energy:")[1]
+        for lay in layers:
+            row = next(line.split() for line in sect.splitlines() if line.split()[1:2] == [lay["name"]])
+            self.assertEqual(int(row[4]), lay["tuned_cycles"])
+        with self.assertRaises(edgesim.Error) as e:
+            edgesim.tune(RESNET8, platform="pulp_open", objective="energy")
+        bad = cli("tune", "-p", "pulp_open", RESNET8, "--no-cache", "--objective", "energy")
+        self.assertEqual(bad.returncode, 2)
+        self.assertEqual(bad.stderr, "edgesim: error: " + str(e.exception) + "\n")
+
 
 if __name__ == "__main__":
     unittest.main()

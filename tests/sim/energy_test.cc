@@ -79,6 +79,34 @@ TEST_CASE("energy of a transfer: bytes times the source's read and the destinati
   CHECK(r.energy.total_pj() == static_cast<double>(from_l2) + 10.0 * static_cast<double>(to_l1));
 }
 
+TEST_CASE("energy of transfers in every direction with L3 (gap8 MobileNetV1-128)", "[sim][energy]") {
+  // Each level's read and write energy a different power of ten, so every block's energy
+  // separates into its read and write bytes; MobileNetV1-128's weights stream from the HyperRAM.
+  const std::string p = path_of("platforms/gap8.yaml");
+  FlowRequest req;
+  req.model = std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx";
+  req.platform = p;
+  req.overrides = only(p, {"energy.l1.read_per_byte=1 pJ", "energy.l1.write_per_byte=10 pJ",
+                           "energy.l2.read_per_byte=100 pJ", "energy.l2.write_per_byte=1000 pJ",
+                           "energy.l3.read_per_byte=10000 pJ", "energy.l3.write_per_byte=100000 pJ"});
+  req.sim.data = false;
+  const FlowOutcome o = run_flow(req);
+  std::map<Level, int64_t> read, written;
+  for (const Step& st : o.schedule.steps)
+    for (const Command& c : st.commands)
+      if (c.kind == Command::Kind::Dma) {
+        read[level_of(o.schedule, c.src)] += c.bytes();
+        written[level_of(o.schedule, c.dst)] += c.bytes();
+      }
+  REQUIRE(read[Level::L3] > 0);
+  const EnergyStats& e = o.sim.result.energy;
+  auto bytes = [](int64_t r, int64_t w, double rp, double wp) { return static_cast<double>(r) * rp + static_cast<double>(w) * wp; };
+  CHECK(dyn(e, "l1") == bytes(read[Level::L1], written[Level::L1], 1, 10));
+  CHECK(dyn(e, "l2") == bytes(read[Level::L2], written[Level::L2], 100, 1000));
+  CHECK(dyn(e, "l3") == bytes(read[Level::L3], written[Level::L3], 1e4, 1e5));
+  CHECK(e.total_pj() == Approx(dyn(e, "l1") + dyn(e, "l2") + dyn(e, "l3")).epsilon(1e-12));
+}
+
 TEST_CASE("energy of the cluster DMA: its bursts and commands", "[sim][energy]") {
   const std::string p = path_of("platforms/siracusa.yaml");
   const FlowOutcome o = run(p, "models/resnet8/model.onnx",
