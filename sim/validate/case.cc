@@ -49,7 +49,9 @@ Case read_case(const std::string& path) {
   Case c;
   c.file = path;
   std::map<std::string, int> line_of;   // key given -> its line (published.layers: the first)
-  for (const auto& [key, v] : doc.entries) {
+  for (const auto& entry : doc.entries) {
+    const std::string& key = entry.first;   // named, not bound: Clang 14 (the sanitize build) cannot
+    const auto& v = entry.second;           // capture a structured binding in a lambda
     const int line = v.at.line;
     auto one = [&]() -> std::string {
       if (v.is_list || v.items.size() != 1) fail(path, line, key + " must be a single value");

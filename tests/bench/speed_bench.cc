@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -67,6 +69,8 @@ Timing process(int reps, const std::vector<std::string>& args) {
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);
+    std::cout << std::flush;
+    std::fflush(nullptr);   // or the child would print this process's buffered output again
     const auto t0 = std::chrono::steady_clock::now();
     const pid_t pid = ::fork();
     if (pid == 0) {
