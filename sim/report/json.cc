@@ -67,6 +67,9 @@ std::string run_to_json(const RunResult& r) {
   json engines = json::array();
   for (const report::EngineShare& e : report::engine_split(r))
     engines.push_back({{"engine", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
+  json ops = json::array();
+  for (const report::EngineShare& e : report::op_split(r))
+    ops.push_back({{"op", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
   const json doc = {{"network", r.network},
                     {"platform", r.platform},
                     {"policy", r.policy},
@@ -81,6 +84,7 @@ std::string run_to_json(const RunResult& r) {
                     {"verified", r.verified},
                     {"verify_message", r.verify_message},
                     {"engines", engines},
+                    {"ops", ops},
                     {"warnings", r.warnings},
                     {"layers", std::move(layers)},
                     {"memory", std::move(memory)},

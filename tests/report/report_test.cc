@@ -226,8 +226,8 @@ TEST_CASE("run JSON: keys and exact values", "[report]") {
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"accounted_cycles", "buffering", "data", "engines", "fidelity", "freq_hz",
-                                         "layers", "memory", "n_cores", "network", "platform", "policy", "provenance",
-                                         "total_cycles", "total_macs", "verified", "verify_message", "warnings"});
+                                         "layers", "memory", "n_cores", "network", "ops", "platform", "policy",
+                                         "provenance", "total_cycles", "total_macs", "verified", "verify_message", "warnings"});
   CHECK(j["accounted_cycles"].get<int64_t>() == 78'500);
   CHECK(j["network"] == "tiny");
   CHECK(j["freq_hz"].get<int64_t>() == 100'000'000);
