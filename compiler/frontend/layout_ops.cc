@@ -155,6 +155,20 @@ void import_concat(Builder& b, const OnnxNode& n) {
         n.fail("input shapes " + shape_str(s0) + " and " + shape_str(s) + " differ off the concat axis");
     os[static_cast<size_t>(p.axis)] += s[static_cast<size_t>(p.axis)];
   }
+  // Empty operands (the zero-length KV caches of Deeploy's *_parallel graphs) contribute nothing;
+  // with one operand left the Concat is that tensor (Deeploy's SkipEmptyConcatPass).
+  std::vector<int> kept;
+  for (int t : ins)
+    if (shape_numel(b.desc(t).shape) > 0) kept.push_back(t);
+  if (kept.size() == 1 && ins.size() > 1) {
+    b.set_real(n.outputs[0], kept[0]);
+    return;
+  }
+  if (!kept.empty()) {
+    ins = kept;
+    lo = INT64_MAX, hi = INT64_MIN;
+    for (int t : ins) lo = std::min(lo, b.lo_of(t)), hi = std::max(hi, b.hi_of(t));
+  }
   const int out = b.new_tensor(n.outputs[0], dtype_for_range(lo, hi), os);
   for (int t : ins)
     if (b.inferred(t)) b.mark_inferred(out);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "compiler/alloc/planner.h"
+#include "compiler/ir/layout_domain.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/build_internal.h"
@@ -119,6 +120,7 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   ctx.l1_budget = bud.l1;
   ctx.l2_budget = bud.l2;
   ctx.last_step = std::max<int>(0, static_cast<int>(g.nodes.size()) - 1);
+  ctx.domains = layout_domains(g);
   for (const LayerTiling& t : tilings) {
     if (t.node < 0 || static_cast<size_t>(t.node) >= g.nodes.size())
       throw std::runtime_error("schedule: LayerTiling for node " + std::to_string(t.node) + " out of range");
@@ -141,11 +143,14 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
     const int node = static_cast<int>(k);
     sched::emit_loop_reads(ctx, node);
     auto it = ctx.tiling_of.find(node);
+    if (sched::is_alias_reshape(ctx, node))
+      continue;   // the output aliases the input's bytes: nothing to do
     if (g.nodes[k].engine == "mvu")
       sched::build_mvu_step(ctx, node);
     else if (is_relayout(g.nodes[k]) && !tilings.empty() && sched::build_relayout_step(ctx, node))
       continue;
-    else if (it == ctx.tiling_of.end() || !sched::build_layer_step(ctx, node, *it->second))
+    else if (it == ctx.tiling_of.end() || it->second->policy == "untiled" ||
+             !sched::build_layer_step(ctx, node, *it->second))
       sched::build_whole_step(ctx, node);
   }
   over = allocate(s, ctx, spec, l1_what);

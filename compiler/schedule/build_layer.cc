@@ -75,12 +75,14 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   const OpKind kind = n.kind();
   const bool gemm = kind == OpKind::Gemm;
   if (!Graph::is_layer(n) || n.outputs.size() != 1) return false;
+  // A rows layer (softmax, norms, element-wise ops on sequences) is tiled as [rows, last axis].
+  const bool rows = is_rows_layer(g, node, ctx.domains);
   const Shape& oshape = g.tensor(n.outputs[0]).shape;
   if (gemm) {
     if (n.inputs.size() != 2 || g.tensor(n.inputs[0]).shape.size() < 2 ||
         g.tensor(n.inputs[1]).shape.size() < 2 || oshape.size() < 2)
       return false;
-  } else if (oshape.size() > 4 || oshape.empty()) {
+  } else if (!rows && (oshape.size() > 4 || oshape.empty() || kind == OpKind::Softmax || kind == OpKind::Norm)) {
     return false;
   }
   const std::string who = node_label(g, node);
@@ -106,23 +108,33 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   }
   const Node& pn = soma || aimc ? dn : n;   // the params the engine computes with
 
-  // Operands in kernel coordinates: 0 = x, 1 = w (conv, gemm) or x2 (add); then y.
+  // Operands in kernel coordinates: 0 = x, 1 = w (conv, gemm) or x2 (add, mul); then y.
   const size_t R = oshape.size();
+  const bool eltwise = !gemm && kind != OpKind::Conv && kind != OpKind::Pool;   // Add-like operands
   std::vector<Region> in_home;
-  for (size_t k = 0; k < n.inputs.size(); ++k)
-    in_home.push_back(kind == OpKind::Add ? aligned_home(ctx, n.inputs[k], R, true)
-                                          : home_region(ctx, n.inputs[k], !gemm));
+  Region y_home;
+  if (rows) {
+    for (int t : n.inputs) {
+      in_home.emplace_back();
+      if (!rows_region(ctx, t, in_home.back())) return false;
+    }
+    if (!rows_region(ctx, n.outputs[0], y_home)) return false;
+  } else {
+    for (size_t k = 0; k < n.inputs.size(); ++k)
+      in_home.push_back(eltwise ? aligned_home(ctx, n.inputs[k], R, true) : home_region(ctx, n.inputs[k], !gemm));
+    y_home = home_region(ctx, n.outputs[0], !gemm);
+  }
   // Weights the network loop has copied whole into L2 (build_loop.cc) are read from there.
   if (const auto lw = ctx.loop_weights.find(node); lw != ctx.loop_weights.end())
     in_home[1] = packed(lw->second, 0, in_home[1], Box{Shape(in_home[1].shape.size(), 0), in_home[1].shape});
-  const Region y_home = home_region(ctx, n.outputs[0], !gemm);
   std::vector<Shape> in_shapes;
   for (const Region& r : in_home) in_shapes.push_back(r.shape);
   const Shape& ys = y_home.shape;
   const size_t KR = ys.size();
-  const int cdim = gemm ? static_cast<int>(KR) - 1 : 1;
-  const int hdim = gemm ? static_cast<int>(KR) - 2 : 2;
-  const int wdim = gemm ? -1 : 3;
+  const bool last_two = gemm || rows;   // [.., rows, cols] kernel coordinates
+  const int cdim = last_two ? static_cast<int>(KR) - 1 : 1;
+  const int hdim = last_two ? static_cast<int>(KR) - 2 : 2;
+  const int wdim = last_two ? -1 : 3;
   if (kind == OpKind::Conv && n.as<ConvParams>().groups == 1 && t.l1.n_in > 0 && t.l1.n_in < in_shapes[0][1])
     throw std::runtime_error(who + ": partial-sum tilings (n_in " + std::to_string(t.l1.n_in) + " < Cin " +
                              std::to_string(in_shapes[0][1]) + ") are not supported by the schedule builder");
@@ -159,11 +171,12 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
               ti.out.start[hdim] = h, ti.out.ext[hdim] = std::min(th, sh + nh_s - h);
               if (wdim >= 0) ti.out.start[wdim] = w, ti.out.ext[wdim] = std::min(tw, W - w);
               try {
-                ti.tp = tile_params(g, pn, in_shapes, ys, ti.out);
+                ti.tp = rows ? rows_tile_params(n, in_shapes, ti.out) : tile_params(g, pn, in_shapes, ys, ti.out);
               } catch (const std::exception& e) {
                 throw std::runtime_error(who + ": " + e.what());
               }
-              ti.cv = aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, ti.out);
+              ti.cv = rows ? rows_const_vectors(n, ti.out)
+                      : aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, ti.out);
               if (npu) {   // the tile's encoded weight rows
                 const NpuWeightGeom& wg = *wpl->npu_weights;
                 const int64_t c0 = ti.out.start[cdim], c1 = c0 + ti.out.ext[cdim];
@@ -196,7 +209,8 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   std::vector<Region> cv_home;
   {
     Box whole{Shape(KR, 0), ys};
-    const auto full = aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, whole);
+    const auto full = rows ? rows_const_vectors(n, whole)
+                      : aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, whole);
     int64_t total = 0;
     for (const ConstVec& v : full) total += shape_numel(v.shape) * 4;
     int cbuf = total > 0 ? add_buffer(s, Level::L2, total, "const " + nm, 0, ctx.last_step) : -1;
@@ -223,8 +237,8 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       boxes.emplace_back();
       for (const TileInfo& ti : sl.tiles) boxes.back().push_back(out ? ti.out : ti.tp.in_boxes[k]);
     }
-    const int db = out ? t.l3.db_o : (kind != OpKind::Add && k == 1 ? t.l3.db_w : t.l3.db_x);
-    const std::string tag = out ? "y" : (k == 0 ? "x" : (kind == OpKind::Add ? "x2" : "w"));
+    const int db = out ? t.l3.db_o : (!eltwise && k == 1 ? t.l3.db_w : t.l3.db_x);
+    const std::string tag = out ? "y" : (k == 0 ? "x" : (eltwise ? "x2" : "w"));
     plan[k] = plan_slabs(s, home, boxes, db, out, tag + " slab", nm, st);
   }
 

@@ -46,5 +46,11 @@ struct In {
 
 json params_to(const OpParams& p);
 OpParams params_from(const In& in);
+json rq_to(const Requant& r);
+Requant rq_from(const In& in);
+
+// The transformer ops' params (json_params_transformer.cc).
+json transformer_params_to(const OpParams& p);   // Softmax .. FloatChain
+OpParams transformer_params_from(OpKind kind, const In& in);
 
 }  // namespace edgesim::json_detail

@@ -59,6 +59,12 @@ void run_reference(const OpParams& params, const std::vector<View>& in, const Vi
         else if constexpr (std::is_same_v<P, TransposeParams>) { need(1); transpose_reference(p, in[0], out); }
         else if constexpr (std::is_same_v<P, QuantizeParams>) { need(1); quantize_reference(p, in[0], out); }
         else if constexpr (std::is_same_v<P, DequantizeParams>) { need(1); dequantize_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, SoftmaxParams>) { need(1); softmax_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, NormParams>) { need(1); norm_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, ActParams>) { need(1); act_reference(p, in[0], out, mode); }
+        else if constexpr (std::is_same_v<P, MeanParams>) { need(1); mean_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, GatherParams>) { need(1); gather_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, FloatChainParams>) { need(1); float_chain_reference(p, in[0], out); }
       },
       params);
 }

@@ -162,7 +162,13 @@ int run_compile(const CompileArgs& a) {
   Graph g = import_onnx(a.model);
   MemoryEstimate mem = estimate_memory(g, a.check ? 2 : 1);
   check_memory(mem, g, a.model);
-  const EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
+  std::vector<std::string> req_engines;
+  try {
+    req_engines = policy_engines(a.policy, a.engines);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(std::string("--engines: ") + e.what());
+  }
+  const EngineAssignment engines = assign_engines_cli(g, spec, req_engines);
   std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
                            g.nodes.size(), g.layer_nodes().size());
   std::cout << fmt::format("engines:  {}\n", engine_summary(g, engines));

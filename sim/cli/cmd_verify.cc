@@ -15,6 +15,7 @@
 
 #include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
+#include "compiler/golden/activations.h"
 #include "compiler/golden/golden.h"
 #include "platforms/util/hash.h"
 #include "kernels/interpreter/interpreter.h"
@@ -139,7 +140,18 @@ int run_verify(const VerifyArgs& a) {
                              "within tolerance)\n", exact, n, passed, n, a.tolerance, tol_elems);
   else
     std::cout << fmt::format("verify: {}/{} tensors bit-exact\n", exact, n);
-  return passed == n ? 0 : 1;
+  // Deeploy's intermediate tensors, when the golden directory has them (docs/verify.md).
+  bool acts_ok = true;
+  if (const std::string acts = activations_next_to(a.expected); !acts.empty()) {
+    const ActivationCheck c = check_activations(g, r, acts);
+    for (const auto& d : c.differ) std::cout << "MISMATCH activation " << d << "\n";
+    for (const auto& f : c.fused_names) std::cout << "no tensor  activation " << f << "\n";
+    std::cout << fmt::format("activations: {} arrays: {} equal a graph tensor, {} a fused node's accumulator, "
+                             "{} without a tensor, {} differ\n",
+                             c.arrays, c.tensors, c.accumulators, c.fused_away, c.differ.size());
+    acts_ok = c.ok();
+  }
+  return passed == n && acts_ok ? 0 : 1;
 }
 
 }  // namespace

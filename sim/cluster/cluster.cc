@@ -22,7 +22,8 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
   } catch (const std::exception&) {
     // a schedule with an unknown policy name: all cores
   }
-  if (policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy") {
+  if (policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy" || policy == "untiled") {
+    c.deeploy_kernels = true;
     c.fork_per_tile = true;
     c.extra_barriers = 0;
     c.single_core_issue = true;
@@ -48,13 +49,18 @@ size_t Cluster::pick() const {
 }
 
 void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& conv, bool first_of_step, bool tiled,
-                          bool waited_dma) const {
+                          bool in_l1, bool waited_dma) const {
   std::vector<Shape> in, out;
   for (const BufView& v : c.inputs) in.push_back(v.shape);
   for (const BufView& v : c.outputs) out.push_back(v.shape);
+  // Operands outside L1 (a whole-tensor step's tensors in L2 or an L2 staging buffer: policy
+  // untiled, layout ops): every core access pays the cluster -> L2 latency; tiles read L1.
+  ClusterCostOptions opt;
+  opt.mem_latency = in_l1 ? 0 : p_.l2.latency_from_cluster;
+  opt.deeploy = conv.deeploy_kernels;
   // impl riscv_host: one core running TVM's plain C loops (kernels/host/cost.h).
   const KernelCost k = p_.cluster.impl == "riscv_host" ? host_kernel_cost(c.params, in, out, p_.cluster.host_cost)
-                                                        : cluster_kernel_cost(c.params, in, out, workers_);
+                                                        : cluster_kernel_cost(c.params, in, out, workers_, opt);
   const ClusterCostSpec& cc = p_.cluster.cost;
   int64_t lead = waited_dma ? dma_.wake_cycles : 0;
   if (conv.fork_per_tile) lead += cc.t_fork;

@@ -266,7 +266,11 @@ void Executor::ready(int ki) {
     soc_->npu->cost_job(k.main, c, w_tcdm, k.first_kernel);
     soc_->npu->submit(&k.main);
   } else if (c.kind == Command::Kind::Compute) {
-    soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, k.after_dma);
+    bool in_l1 = true;
+    for (const auto* views : {&c.inputs, &c.outputs})
+      for (const BufView& v : *views) in_l1 = in_l1 && s_.buffers.at(static_cast<size_t>(v.buffer)).level == Level::L1;
+    soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, in_l1,
+                               k.after_dma);
     soc_->cluster->submit(&k.main);
   } else if (c.engine == "cluster_dma") {
     soc_->cluster->cost_issue(k.issue, c, conv_[static_cast<size_t>(k.step)], k.gather);

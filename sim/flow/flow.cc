@@ -32,13 +32,15 @@ FlowOutcome run_flow(const FlowRequest& req) {
   // schedule's size once the tiling is known (compiler/budget/memory.h).
   MemoryEstimate mem = estimate_memory(o.graph, req.simulate && req.sim.data ? 2 : 1);
   check_memory(mem, o.graph, req.model);
+  // Inputs first: golden data may re-type inferred graph inputs (and so simplify the graph,
+  // retype_from_inputs) before engines are assigned.
+  if (req.sim.data) o.inputs = req.inputs ? req.inputs(o.graph) : random_inputs(o.graph, 1);
   try {
-    o.engines = assign_engines(o.graph, o.spec, req.engines);
+    o.engines = assign_engines(o.graph, o.spec, policy_engines(req.policy, req.engines));
   } catch (const std::invalid_argument& e) {
     throw EngineListError(e.what());
   }
   apply_io_layout(o.graph, req.io_layout, &o.engines);
-  if (req.sim.data) o.inputs = req.inputs ? req.inputs(o.graph) : random_inputs(o.graph, 1);
   try {
     o.tilings = tile_graph(o.graph, o.spec, req.policy, tiling_buffering(req.schedule.buffering));
   } catch (const TilingError& e) {

@@ -74,6 +74,9 @@ std::string run_to_json(const RunResult& r) {
   json engines = json::array();
   for (const report::EngineShare& e : report::engine_split(r))
     engines.push_back({{"engine", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
+  json ops = json::array();
+  for (const report::EngineShare& e : report::op_split(r))
+    ops.push_back({{"op", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
   const json doc = {{"network", r.network},
                     {"platform", r.platform},
                     {"policy", r.policy},
@@ -88,6 +91,7 @@ std::string run_to_json(const RunResult& r) {
                     {"verified", r.verified},
                     {"verify_message", r.verify_message},
                     {"engines", engines},
+                    {"ops", ops},
                     {"warnings", r.warnings},
                     {"total_energy_pj", energy_or_null(r.energy_modelled, r.energy.total_pj())},
                     {"energy_by_block", blocks_or_null(r.energy_modelled, r.energy.by_block())},

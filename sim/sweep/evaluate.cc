@@ -148,7 +148,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
     Graph graph = net.graph;
     try {
-      assign_engines(graph, spec, p.engines);
+      assign_engines(graph, spec, policy_engines(p.policy, p.engines));
     } catch (const std::exception& e) {
       return fail("infeasible", e.what());
     }

@@ -164,7 +164,7 @@ TEST_CASE("cli surface: parse errors are one line with exit status 2", "[e2e][cl
       {"run " + kNet + " --policy", "edgesim: error: run: --policy needs a value"},
       {"run --set --timing-only " + kNet, "edgesim: error: run: --set needs a value (got the option '--timing-only')"},
       {"run " + kNet + " --policy dorry",
-       "edgesim: error: --policy: tiling policy 'dorry' is not one of dory, dory-2021, deeploy, tuned (did you mean 'dory'?)"},
+       "edgesim: error: --policy: tiling policy 'dorry' is not one of dory, dory-2021, deeploy, tuned, untiled (did you mean 'dory'?)"},
       {"sweep " + kNet + " --policy deeploi", "edgesim: error: --policy: tiling policy 'deeploi' is not one of "},
       {"run " + kNet + " --engines npu,clustr",
        "edgesim: error: --engines: engine 'clustr' is not one of npu, aimc, mvu, cluster, digital, analog, host (did you mean 'cluster'?)"},

@@ -69,7 +69,8 @@ TEST_CASE("frontend errors: unsupported op lists the supported ones", "[frontend
   CHECK(msg.find("RequantShift") != std::string::npos);
 
   OnnxWriter mul;
-  mul.input("a", kF, {1, 4}).input("b", kF, {1, 4}).output("y", kF, {1, 4});
+  mul.output("y", kF, {1, 4});
+  mul.init_f("a", {1, 4}, {1, 2, 3, 4}).init_f("b", {1, 4}, {1, 2, 3, 4});
   mul.node("Mul", {"a", "b"}, {"y"}, "gate");
   one_line_naming(import_error(mul.save(dir, "mul.onnx")), "mul.onnx", "unsupported op 'Mul' at node 'gate'");
 

@@ -227,7 +227,7 @@ TEST_CASE("run JSON: keys and exact values", "[report]") {
   for (const auto& [key, value] : j.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"accounted_cycles", "avg_power_w", "buffering", "data", "edp_j_s",
                                          "energy_by_block", "energy_leakage_by_block", "engines", "fidelity", "freq_hz",
-                                         "layers", "memory", "n_cores", "network", "platform", "policy", "provenance",
+                                         "layers", "memory", "n_cores", "network", "ops", "platform", "policy", "provenance",
                                          "total_cycles", "total_energy_pj", "total_macs", "verified", "verify_message",
                                          "warnings"});
   CHECK(j["total_energy_pj"].is_null());   // the synthetic run has no energy model
