@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include "compiler/frontend/handlers.h"
 #include "kernels/core/shape_rules.h"
@@ -27,6 +28,16 @@ bool foldable(const std::string& op) {
 }
 
 float f32(double v) { return static_cast<float>(v); }
+
+// out's values as float32 (the constant's bytes, ConstTensor::bytes).
+void set_floats(ConstTensor& out, const std::vector<double>& v) {
+  out.elem_type = kFloat;
+  out.bytes.resize(v.size() * sizeof(float));
+  for (size_t i = 0; i < v.size(); ++i) {
+    const float f = f32(v[i]);
+    std::memcpy(out.bytes.data() + i * sizeof(float), &f, sizeof(float));
+  }
+}
 
 // Float32 element-wise evaluation of a foldable op on constant operands (NumPy broadcasting).
 bool eval_const(const OnnxModel& m, const OnnxNode& n, ConstTensor& out) {
@@ -44,7 +55,7 @@ bool eval_const(const OnnxModel& m, const OnnxNode& n, ConstTensor& out) {
     const int64_t to = n.get_int("to", kFloat);
     out.shape = in[0]->shape;
     if (is_real_type(static_cast<int>(to))) {
-      for (double v : in[0]->as_doubles()) out.reals.push_back(f32(v));
+      set_floats(out, in[0]->as_doubles());
       return true;
     }
     return false;
@@ -55,33 +66,39 @@ bool eval_const(const OnnxModel& m, const OnnxNode& n, ConstTensor& out) {
     std::vector<int64_t> perm = n.get_ints("perm", {});
     if (perm.empty()) for (size_t d = 0; d < r; ++d) perm.push_back(static_cast<int64_t>(r - 1 - d));
     if (perm.size() != r) n.fail("perm does not match the rank");
-    const std::vector<double> v = in[0]->as_doubles();
-    const Shape st = contiguous_strides(in[0]->shape);
-    for (size_t d = 0; d < r; ++d) out.shape.push_back(in[0]->shape[static_cast<size_t>(perm[d])]);
+    // The elements move as they are (bytes of the input's type).
+    const ConstTensor& x = *in[0];
+    const size_t esz = x.numel() > 0 ? x.bytes.size() / static_cast<size_t>(x.numel()) : 0;
+    const Shape st = contiguous_strides(x.shape);
+    for (size_t d = 0; d < r; ++d) out.shape.push_back(x.shape[static_cast<size_t>(perm[d])]);
+    out.elem_type = x.elem_type;
+    out.bytes.resize(x.bytes.size());
     std::vector<int64_t> idx(r, 0);
     for (int64_t e = 0; e < shape_numel(out.shape); ++e) {
       int64_t src = 0;
       for (size_t d = 0; d < r; ++d) src += idx[d] * st[static_cast<size_t>(perm[d])];
-      out.reals.push_back(v[static_cast<size_t>(src)]);
+      std::memcpy(out.bytes.data() + static_cast<size_t>(e) * esz, x.bytes.data() + static_cast<size_t>(src) * esz, esz);
       for (size_t d = r; d-- > 0;) {
         if (++idx[d] < out.shape[d]) break;
         idx[d] = 0;
       }
     }
-    out.elem_type = in[0]->elem_type;
-    if (!in[0]->is_real()) { for (double x : out.reals) out.ints.push_back(static_cast<int64_t>(x)); out.reals.clear(); }
     return true;
   }
   if (n.op == "Round") {
     out.shape = in[0]->shape;
-    for (double v : in[0]->as_doubles()) out.reals.push_back(std::nearbyint(f32(v)));
+    std::vector<double> v = in[0]->as_doubles();
+    for (double& x : v) x = std::nearbyint(f32(x));
+    set_floats(out, v);
     return true;
   }
   if (n.op == "Clip") {
     const float lo = in.size() > 1 && in[1] ? f32(in[1]->scalar_double(n.where)) : -INFINITY;
     const float hi = in.size() > 2 && in[2] ? f32(in[2]->scalar_double(n.where)) : INFINITY;
     out.shape = in[0]->shape;
-    for (double v : in[0]->as_doubles()) out.reals.push_back(std::fmin(std::fmax(f32(v), lo), hi));
+    std::vector<double> v = in[0]->as_doubles();
+    for (double& x : v) x = std::fmin(std::fmax(f32(x), lo), hi);
+    set_floats(out, v);
     return true;
   }
   if (in.size() != 2 || !in[1]) return false;
@@ -89,6 +106,8 @@ bool eval_const(const OnnxModel& m, const OnnxNode& n, ConstTensor& out) {
   const auto ia = broadcast_source_index(in[0]->shape, out.shape);
   const auto ib = broadcast_source_index(in[1]->shape, out.shape);
   const std::vector<double> a = in[0]->as_doubles(), b = in[1]->as_doubles();
+  std::vector<double> vals;
+  vals.reserve(ia.size());
   for (size_t e = 0; e < ia.size(); ++e) {
     const float x = f32(a[static_cast<size_t>(ia[e])]), y = f32(b[static_cast<size_t>(ib[e])]);
     float r = 0;
@@ -96,8 +115,9 @@ bool eval_const(const OnnxModel& m, const OnnxNode& n, ConstTensor& out) {
     else if (n.op == "Sub") r = x - y;
     else if (n.op == "Mul") r = x * y;
     else r = x / y;
-    out.reals.push_back(r);
+    vals.push_back(r);
   }
+  set_floats(out, vals);
   return true;
 }
 

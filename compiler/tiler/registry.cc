@@ -130,7 +130,7 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
       TilingContext tight = ctx;
       const bool own = t.policy == "dory" || t.policy == "dory-2021" || t.policy == "deeploy";
       const int db = buffering == 1 || buffering == 2 ? buffering : auto_buffering(spec);   // as the builder runs it
-      for (int k = 0; k < 16 && !npu && own; ++k) {
+      for (int k = 0; k < 16 && !accel && own; ++k) {
         const int64_t fp = l1_footprint(slab_geom(geom, t.l3), t.l1, db);
         if (fp <= l1) break;
         tight.l1_slack = 2 * tight.l1_slack + (fp - l1);
