@@ -49,8 +49,10 @@ struct Walker {
   void map(const YAML::Node& node, const std::string& prefix) {
     std::map<std::string, int> seen;   // keys of this mapping -> line
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& k = it->first;
-      const YAML::Node& v = it->second;
+      // Copies (a Node is a handle): `it->` returns a temporary proxy, and a reference into it
+      // dangled past this line (AddressSanitizer: stack-use-after-scope, found by fuzzing).
+      const YAML::Node k = it->first;
+      const YAML::Node v = it->second;
       if (!k.IsScalar() || k.Scalar().empty())
         fail_at(at(k), "mapping keys must be plain names");
       const std::string name = k.Scalar();
