@@ -7,6 +7,8 @@
 //   Cast, Floor, Identity, Dropout on integer values -> no node (the value is aliased).
 // Reshape-like ops and Transpose on a per-tensor DequantizeLinear output move to the integer
 // side, so QDQ graphs keep Q → Flatten → DQ and DQ → Flatten → Q chains integer.
+#include <cmath>
+
 #include "compiler/frontend/handlers.h"
 #include "compiler/frontend/shape_infer.h"
 
@@ -29,7 +31,8 @@ PadSpec pad_spec(Builder& b, const OnnxNode& n, size_t rank) {
   if (!n.in(3).empty()) n.fail("Pad with an axes input is not supported");
   double v = n.get_float("value", 0.0);
   if (!n.in(2).empty()) v = b.constant(n.in(2), n).scalar_double(n.where);
-  if (v != static_cast<double>(static_cast<int64_t>(v))) n.fail("pad value must be an integer");
+  // Range first: converting a double beyond int64 (or NaN) is undefined (found by fuzzing).
+  if (!(std::fabs(v) < 0x1p62) || v != std::trunc(v)) n.fail("pad value must be an integer (|value| < 2^62)");
   s.value = static_cast<int64_t>(v);
   if (s.pads.size() != 2 * rank)
     n.fail(std::to_string(s.pads.size()) + " pads for an input of rank " + std::to_string(rank));

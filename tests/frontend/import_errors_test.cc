@@ -1,6 +1,8 @@
 // Bad input to the importer: every failure is one ImportError line naming the file (and the
 // node and op, or the tensor) — never a crash. Garbage and malformed models are written into
 // a private temporary directory at test time.
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include "frontend/onnx_writer.h"
@@ -101,6 +103,21 @@ TEST_CASE("frontend errors: unsupported attributes", "[frontend][errors]") {
     OnnxWriter::attr_s(p, "mode", "reflect");
     OnnxWriter::attr_ints(p, "pads", {0, 0, 1, 1, 0, 0, 1, 1});
     one_line_naming(import_error(m.save(dir, "reflect.onnx")), "reflect.onnx", "unsupported attribute mode=reflect");
+  }
+}
+
+TEST_CASE("frontend errors: a Pad value beyond int64 or NaN is one error", "[frontend][errors]") {
+  // Regression (found by fuzz_onnx_import, UBSan): value -4.15e34 was converted to int64 before
+  // it was checked, which is undefined behaviour.
+  TempDir dir;
+  for (const float v : {-4.15384e34f, 1e19f, std::nanf("")}) {
+    OnnxWriter m;
+    m.input("x", kF, {1, 2, 4, 4}).output("y", kF, {1, 2, 6, 6});
+    auto& p = m.node("Pad", {"x"}, {"y"}, "p");
+    OnnxWriter::attr_ints(p, "pads", {0, 0, 1, 1, 0, 0, 1, 1});
+    OnnxWriter::attr_f(p, "value", v);
+    one_line_naming(import_error(m.save(dir, "padv.onnx")), "padv.onnx",
+                    "node 'p' (Pad): pad value must be an integer (|value| < 2^62)");
   }
 }
 
