@@ -29,9 +29,6 @@ struct Condition {
 
 const std::vector<Condition>& conditions() {
   static const std::vector<Condition> table = {
-      {"l2.latency_from_cluster", [](const PlatformSpec& s) { return s.fidelity.dma_ext_latency; },
-       "the L2 latency is charged to DMA bursts only with fidelity.dma_ext_latency=true (GVSoC's MCHAN model "
-       "hides it; fidelity.mode=realistic sets it)"},
       {"cluster.dma.l2_latency", [](const PlatformSpec& s) { return s.fidelity.dma_ext_latency; },
        "it is charged only with fidelity.dma_ext_latency=true (fidelity.mode=realistic sets it)"},
       {"l2.bw_bytes_per_cycle", [](const PlatformSpec& s) { return s.fidelity.l2_bw_cap; },

@@ -98,11 +98,11 @@ TEST_CASE("run reports energy in the table, the JSON and the HTML", "[e2e][energ
 }
 
 TEST_CASE("describe says what each --set changed", "[e2e][energy]") {
-  const test::RunResult r = test::run_edgesim("describe siracusa --set cluster.n_cores=16 --set l2.latency_from_cluster=40");
+  const test::RunResult r = test::run_edgesim("describe siracusa --set cluster.n_cores=16 --set cluster.dma.l2_latency=40");
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Contains("Overrides (what each --set changed, in order)") && Contains("dory worker cores") &&
                            Contains("16 (auto = cluster.n_cores)") &&
-                           Contains("warning: --set l2.latency_from_cluster: no effect on the run"));
+                           Contains("warning: --set cluster.dma.l2_latency: no effect on the run"));
 }
 
 TEST_CASE("sweep --objective energy picks the least-energy point and draws the Pareto front", "[e2e][energy]") {

@@ -145,7 +145,15 @@ TEST_CASE("energy of the cluster: MACs, busy and waiting core-cycles", "[sim][en
         std::vector<Shape> in, out;
         for (const BufView& v : c.inputs) in.push_back(v.shape);
         for (const BufView& v : c.outputs) out.push_back(v.shape);
-        for (int64_t cc : cluster_kernel_cost(c.params, in, out, workers).core_cycles) per_step[si] += cc;
+        // As the executor prices it: operands outside L1 pay the cluster -> L2 latency per access.
+        bool in_l1 = true;
+        for (const auto* views : {&c.inputs, &c.outputs})
+          for (const BufView& v : *views)
+            in_l1 = in_l1 && busy.schedule.buffers.at(static_cast<size_t>(v.buffer)).level == Level::L1;
+        ClusterCostOptions copt;
+        copt.mem_latency = in_l1 ? 0 : busy.spec.l2.latency_from_cluster;
+        copt.deeploy = conv.deeploy_kernels;
+        for (int64_t cc : cluster_kernel_cost(c.params, in, out, workers, copt).core_cycles) per_step[si] += cc;
       } else if (c.engine == "cluster_dma") {
         for (const MchanCommand& m : dory_commands(t, c.count.data(), false)) per_step[si] += mchan_issue_cycles(t, m.two_d);
       }

@@ -59,10 +59,14 @@ TEST_CASE("the L2 latency counts where the DMA model charges it", "[sim][platfor
   const RunResult base = timing("siracusa", net, ext, {"cluster"});
   std::vector<std::string> slow = ext;
   slow.push_back("l2.latency_from_cluster=60");
-  CHECK(timing("siracusa", net, slow, {"cluster"}).total_cycles > base.total_cycles);
-  // GVSoC fidelity hides it: same cycles, and the loader says so (derived_test.cc).
-  CHECK(timing("siracusa", net, {"l2.latency_from_cluster=60"}, {"cluster"}).total_cycles ==
-        timing("siracusa", net, {}, {"cluster"}).total_cycles);
+  const int64_t ext_delta = timing("siracusa", net, slow, {"cluster"}).total_cycles - base.total_cycles;
+  CHECK(ext_delta > 0);
+  // GVSoC fidelity hides it from the DMA bursts; the cluster kernels whose operands stay in L2
+  // (steps the schedule leaves in L2) still pay it on each access: a smaller, non-zero difference.
+  const int64_t gvsoc_delta = timing("siracusa", net, {"l2.latency_from_cluster=60"}, {"cluster"}).total_cycles -
+                              timing("siracusa", net, {}, {"cluster"}).total_cycles;
+  CHECK(gvsoc_delta > 0);
+  CHECK(gvsoc_delta < ext_delta);
 }
 
 TEST_CASE("cluster.freq_hz changes L3-bound cycles and the run time", "[sim][platform-effects]") {
