@@ -14,6 +14,11 @@
 #include "kernels/layout/params.h"
 #include "kernels/pool/params.h"
 #include "kernels/quant/params.h"
+#include "kernels/act/params.h"
+#include "kernels/fakequant/params.h"
+#include "kernels/norm/params.h"
+#include "kernels/reduce/params.h"
+#include "kernels/softmax/params.h"
 
 namespace edgesim {
 
@@ -39,5 +44,13 @@ void reshape_reference(const View& x, const View& y);
 void transpose_reference(const TransposeParams& p, const View& x, const View& y);
 void quantize_reference(const QuantizeParams& p, const View& x, const View& y);
 void dequantize_reference(const DequantizeParams& p, const View& x, const View& y);
+// Transformer ops (DIALECTS.md §3.3, §3.5): rows along the last axis for softmax and norms.
+void softmax_reference(const SoftmaxParams& p, const View& x, const View& y);
+void norm_reference(const NormParams& p, const View& x, const View& y);
+void act_reference(const ActParams& p, const View& x, const View& y, ArithMode mode = ArithMode::Exact);
+void mean_reference(const MeanParams& p, const View& x, const View& y);
+Shape mean_output_shape(const MeanParams& p, const Shape& x);
+void gather_reference(const GatherParams& p, const View& x, const View& y);
+void float_chain_reference(const FloatChainParams& p, const View& x, const View& y);
 
 }  // namespace edgesim

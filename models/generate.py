@@ -32,13 +32,13 @@ import numpy as np  # noqa: E402
 import onnx  # noqa: E402
 from onnx import numpy_helper  # noqa: E402
 
-from genlib import manifest, mobilenet, ne16_layers, resnet8, selftest, tiny  # noqa: E402
+from genlib import diana_nets, manifest, mobilenet, ne16_layers, resnet8, selftest, tiny  # noqa: E402
 from genlib.evaluate import evaluate  # noqa: E402
 
 NETWORKS = {"tiny": tiny.build, "resnet8": resnet8.build, "mobilenetv1_128": mobilenet.build,
-            **{n: ne16_layers.builder(n) for n in ne16_layers.SHAPES}}
+            **{n: ne16_layers.builder(n) for n in ne16_layers.SHAPES}, **diana_nets.BUILDERS}
 # mobilenetv1_128 (~4.3 MB) is built by CMake instead
-COMMITTED = ("tiny", "resnet8") + tuple(ne16_layers.SHAPES)
+COMMITTED = ("tiny", "resnet8") + tuple(ne16_layers.SHAPES) + tuple(diana_nets.BUILDERS)
 FILES = ("model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/output_0.pb")
 
 

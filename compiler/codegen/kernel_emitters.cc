@@ -118,7 +118,8 @@ void gemm(ComputeEmit& e) {
   const CView a0 = e.view(c.inputs.at(0)), b0 = e.view(c.inputs.at(1)), y0 = e.view(c.outputs.at(0));
   const bool a1 = a0.shape.size() == 1, b1 = b0.shape.size() == 1;
   const CView A = k_last(a0, !p.trans_a), B = k_last(b0, p.trans_b);
-  const int64_t M = A.shape[A.shape.size() - 2], N = B.shape[B.shape.size() - 2];
+  // On the NPU, input 1 holds encoded weight rows: the tile's columns are the output's.
+  const int64_t M = A.shape[A.shape.size() - 2], N = c.npu_weights ? y0.shape.back() : B.shape[B.shape.size() - 2];
   // y with the axes a vector operand dropped put back (extent 1, stride 0): [batch.., M, N].
   const size_t nb = y0.shape.size() - (a1 ? 0 : 1) - (b1 ? 0 : 1);
   CView Y = y0;
@@ -144,7 +145,25 @@ void gemm(ComputeEmit& e) {
       "es_gemm_p_t", "gemm",
       fmt::format("{{{}, {}, {}, {}, {}, {}, {}, {}, {}}}", p.bias.size(), e.data.ints(p.bias), sm, sn, p.a_zp.size(),
                   e.data.ints(p.a_zp), p.b_zp.size(), e.data.ints(p.b_zp), rq_init(p.rq, e.data, axis)));
-  call(e, "es_run_gemm", pp, {align_batch(A, batch), align_batch(B, batch), Y});
+  if (!c.npu_weights) return call(e, "es_run_gemm", pp, {align_batch(A, batch), align_batch(B, batch), Y});
+  // NPU (1x1 lowering of a constant-weight Gemm): the tile's encoded rows decode into B [N, K].
+  const NpuWeightGeom& g = *c.npu_weights;
+  const std::string geom = e.data.named(
+      "es_npu_geom_t", "npu",
+      fmt::format("{{{}, {}, {}, {}, {}, {}, {}, {}, {}}}", 0, static_cast<int>(g.op), g.ko, g.ki, g.k, g.w_bits,
+                  g.rows, g.row_bytes, g.channels_per_row));
+  e.npu_scratch = std::max(e.npu_scratch, N * g.ki);
+  e.out << "if (es_run_npu_gemm(";
+  Arg(pp).emit(e.out);
+  e.out << ", &" << geom << ", ";
+  e.out.hole(c.npu_row0) << ", ";
+  e.out.hole(c.npu_skip) << ", ";
+  e.emit_view(align_batch(A, batch));
+  e.out << ", ";
+  e.emit_view(e.view(c.inputs.at(1)));
+  e.out << ", ";
+  e.emit_view(Y);
+  e.out << fmt::format(", es_npu_scratch) != 0) es_fail(\"NPU weight rows of {} lack the tile's channels\");", e.who());
 }
 
 void add(ComputeEmit& e) {

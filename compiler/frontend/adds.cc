@@ -112,10 +112,10 @@ void import_add(Builder& b, const OnnxNode& n) {
 void import_mul(Builder& b, const OnnxNode& n) {
   if (n.n_in() != 2 || n.outputs.size() != 1) n.fail("Mul needs two inputs and one output");
   const bool c0 = b.is_const(n.in(0)), c1 = b.is_const(n.in(1));
+  if (!c0 && !c1) return import_runtime_mul(b, n);
   if (c0 == c1) {
     throw ImportError(b.model.path + ": unsupported op 'Mul' at node '" + n.name + "' (" +
-                      (c0 ? "of two constants" : "of two runtime tensors") +
-                      "; only Mul by a constant inside a requant chain or residual add is supported)");
+                      "of two constants; constant folding is not supported)");
   }
   const std::string& xname = c0 ? n.in(1) : n.in(0);
   const ConstTensor& c = b.constant(c0 ? n.in(0) : n.in(1), n);
@@ -162,6 +162,8 @@ void import_requant_chain(Builder& b, const OnnxNode& n) {
     out = b.new_tensor(r.out, dtype_for_range(lo, hi), s.shape);
     if (b.inferred(x)) b.mark_inferred(out);
     b.emit(make_node(n, p, {x}, out, r.ops));
+  } else if (b.graph.dialect == "deeploy" && is_identity_requant(r.rq, b.lo_of(x), b.hi_of(x))) {
+    out = x;   // unity RequantShift (Deeploy's SkipUnityRequantPass): the tensor passes through
   } else {
     RequantParams p;
     p.rq = r.rq;

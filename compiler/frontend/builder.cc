@@ -45,27 +45,15 @@ int Builder::const_tensor(const std::string& name, const OnnxNode& user) {
   TensorDesc d;
   d.name = name;
   d.shape = c.shape;
-  std::vector<int64_t> v;
-  bool as_float = false;
+  // Integer values in the narrowest dtype of their range, straight from the file's bytes; a
+  // QDQ graph may also hold real constants (DequantizeLinear inputs), which stay F32.
   try {
-    v = c.as_ints(user.where);
+    d.constant = c.to_int_tensor(user.where);
   } catch (const ImportError&) {
     if (graph.dialect != "qdq") throw;
-    as_float = true;
+    d.constant = c.to_tensor(DType::F32);
   }
-  if (as_float) {
-    const auto r = c.as_doubles();
-    d.dtype = DType::F32;
-    d.constant = Tensor::from_f32(c.shape, std::vector<float>(r.begin(), r.end()));
-  } else {
-    int64_t lo = 0, hi = 0;
-    if (!v.empty()) {
-      lo = *std::min_element(v.begin(), v.end());
-      hi = *std::max_element(v.begin(), v.end());
-    }
-    d.dtype = dtype_for_range(lo, hi);
-    d.constant = Tensor::from_ints(d.dtype, c.shape, v);
-  }
+  d.dtype = d.constant->dtype();
   return graph.add_tensor(std::move(d));
 }
 

@@ -2,6 +2,8 @@
 //   qdq       QuantizeLinear / DequantizeLinear / QLinear* / *Integer ops (DIALECTS.md §4)
 //   deeploy   RequantShift or another QuantLib custom op, or the PACTOps / contrib domain (§3)
 //   quantlab  QuantLab's informational attributes (weight_bits, out_bits, in1_mul, ...) (§2)
+//   fakequant float fake-quantisation graph: Round inside Div / Add / Round / Clip quantisers
+//             (Deeploy's Transformer_DeepQuant, §3.5); float inputs stay F32
 //   nemo      integer-valued float graph with Div / Clip / Cast / Floor requant chains (§1)
 //   onnx-int  anything else: an integer-valued float graph without requant (BARVINN, §5)
 // Inputs: NEMO and QuantLab activations are uint8 by convention. Deeploy and plain integer
@@ -21,17 +23,19 @@ std::string detect_dialect(const OnnxModel& m) {
                                                 "iGELU", "iHardswish", "TrueIntegerDiv", "IntegerMean"};
   static const std::set<std::string> ql_attrs = {"weight_bits", "bias_bits", "mult_bits", "add_bits", "out_bits",
                                                  "in1_mul", "out_n_levels"};
-  bool has_qdq = false, has_deeploy = false, has_ql = false, has_nemo = false;
+  bool has_qdq = false, has_deeploy = false, has_ql = false, has_nemo = false, has_round = false;
   for (const auto& d : m.domains) has_deeploy = has_deeploy || d == "PACTOps" || d == "ai.onnx.contrib";
   for (const auto& n : m.nodes) {
     has_qdq = has_qdq || qdq.count(n.op);
     has_deeploy = has_deeploy || deeploy.count(n.op);
     for (const auto& [k, a] : n.attrs) has_ql = has_ql || ql_attrs.count(k);
     has_nemo = has_nemo || n.op == "Div" || n.op == "Clip" || n.op == "Cast" || n.op == "Floor";
+    has_round = has_round || n.op == "Round";
   }
   if (has_qdq) return "qdq";
   if (has_deeploy) return "deeploy";
   if (has_ql) return "quantlab";
+  if (has_round) return "fakequant";
   if (has_nemo) return "nemo";
   return "onnx-int";
 }
@@ -54,6 +58,7 @@ DType input_dtype(const std::string& dialect, const IoInfo& in, const ImportOpti
     return in.elem_type == kInt32 ? DType::I32 : DType::I64;
   }
   if (dialect == "nemo" || dialect == "quantlab") return DType::U8;
+  if (dialect == "fakequant" && is_real_type(in.elem_type)) return DType::F32;
   const int bits = opt.default_input_bits;
   if (bits < 1 || bits > 32) throw ImportError(path + ": default_input_bits " + std::to_string(bits) + " out of range 1..32");
   const int64_t lo = opt.default_input_signed ? -(int64_t{1} << (bits - 1)) : 0;

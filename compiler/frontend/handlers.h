@@ -48,6 +48,21 @@ void import_qlinear_matmul(Builder& b, const OnnxNode& n);
 void import_conv_integer(Builder& b, const OnnxNode& n);
 void import_matmul_integer(Builder& b, const OnnxNode& n);
 
+// transformer_ops.cc: Deeploy's integer transformer ops (DIALECTS.md §3.3)
+void import_softmax(Builder& b, const OnnxNode& n);       // iSoftmax, ITAMax
+void import_norm(Builder& b, const OnnxNode& n);          // iRMSNorm, iLayerNorm
+void import_act(Builder& b, const OnnxNode& n);           // iHardswish, iGELU (+ RequantShift)
+void import_integer_mean(Builder& b, const OnnxNode& n);  // IntegerMean
+void import_gather(Builder& b, const OnnxNode& n);        // Gather with a scalar index
+void import_runtime_mul(Builder& b, const OnnxNode& n);   // Mul of two runtime tensors
+
+// fakequant.cc: float fake-quantisation chains (DIALECTS.md §3.5, dialect "fakequant")
+void import_float_chain(Builder& b, const OnnxNode& n);
+bool is_float_chain_op(const std::string& op);
+// Folds Cast / Div / Add / Sub / Mul / Round / Clip / Transpose nodes whose inputs are all
+// constants into constants, in float32 (the constant quantisers of weights and bias).
+void fold_constants(OnnxModel& m);
+
 // tail.cc: the graph outputs after dropping NEMO / QuantLab tails (DIALECTS.md §1.1, §2)
 std::vector<std::string> drop_tail(Builder& b);
 

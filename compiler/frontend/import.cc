@@ -50,6 +50,17 @@ const std::map<std::string, Handler>& handlers() {
       {"QLinearMatMul", import_qlinear_matmul},
       {"ConvInteger", import_conv_integer},
       {"MatMulInteger", import_matmul_integer},
+      {"iSoftmax", import_softmax},
+      {"ITAMax", import_softmax},
+      {"iRMSNorm", import_norm},
+      {"iLayerNorm", import_norm},
+      {"iHardswish", import_act},
+      {"iGELU", import_act},
+      {"IntegerMean", import_integer_mean},
+      {"Gather", import_gather},
+      {"TrueIntegerDiv", import_requant_chain},
+      {"Round", import_float_chain},
+      {"Sub", import_float_chain},
   };
   return h;
 }
@@ -71,14 +82,18 @@ void check_supported(const Builder& b, const OnnxNode& n) {
 
 void dispatch(Builder& b, const OnnxNode& n) {
   check_supported(b, n);
+  // Float fake-quant graphs (DIALECTS.md §3.5): the element-wise ops on float tensors form
+  // float chains; everything else (MatMul of the quantised integers) takes the integer path.
+  if (b.graph.dialect == "fakequant" && is_float_chain_op(n.op)) return import_float_chain(b, n);
   handlers().at(n.op)(b, n);
 }
 
 Graph build(const std::string& path, const ImportOptions& opt) {
-  const OnnxModel m = load_onnx_model(path, opt.constant_inputs);
+  OnnxModel m = load_onnx_model(path, opt.constant_inputs);
   Graph g;
   g.name = std::filesystem::path(path).stem().string();
   g.dialect = detect_dialect(m);
+  if (g.dialect == "fakequant") fold_constants(m);
   Builder b(m, opt, g);
   for (const IoInfo& in : m.inputs) {
     bool inferred = false;

@@ -7,6 +7,8 @@
 //   Cast, Floor, Identity, Dropout on integer values -> no node (the value is aliased).
 // Reshape-like ops and Transpose on a per-tensor DequantizeLinear output move to the integer
 // side, so QDQ graphs keep Q → Flatten → DQ and DQ → Flatten → Q chains integer.
+#include <cmath>
+
 #include "compiler/frontend/handlers.h"
 #include "compiler/frontend/shape_infer.h"
 
@@ -29,7 +31,8 @@ PadSpec pad_spec(Builder& b, const OnnxNode& n, size_t rank) {
   if (!n.in(3).empty()) n.fail("Pad with an axes input is not supported");
   double v = n.get_float("value", 0.0);
   if (!n.in(2).empty()) v = b.constant(n.in(2), n).scalar_double(n.where);
-  if (v != static_cast<double>(static_cast<int64_t>(v))) n.fail("pad value must be an integer");
+  // Range first: converting a double beyond int64 (or NaN) is undefined (found by fuzzing).
+  if (!(std::fabs(v) < 0x1p62) || v != std::trunc(v)) n.fail("pad value must be an integer (|value| < 2^62)");
   s.value = static_cast<int64_t>(v);
   if (s.pads.size() != 2 * rank)
     n.fail(std::to_string(s.pads.size()) + " pads for an input of rank " + std::to_string(rank));
@@ -154,6 +157,20 @@ void import_concat(Builder& b, const OnnxNode& n) {
       if (static_cast<int64_t>(d) != p.axis && s[d] != s0[d])
         n.fail("input shapes " + shape_str(s0) + " and " + shape_str(s) + " differ off the concat axis");
     os[static_cast<size_t>(p.axis)] += s[static_cast<size_t>(p.axis)];
+  }
+  // Empty operands (the zero-length KV caches of Deeploy's *_parallel graphs) contribute nothing;
+  // with one operand left the Concat is that tensor (Deeploy's SkipEmptyConcatPass).
+  std::vector<int> kept;
+  for (int t : ins)
+    if (shape_numel(b.desc(t).shape) > 0) kept.push_back(t);
+  if (kept.size() == 1 && ins.size() > 1) {
+    b.set_real(n.outputs[0], kept[0]);
+    return;
+  }
+  if (!kept.empty()) {
+    ins = kept;
+    lo = INT64_MAX, hi = INT64_MIN;
+    for (int t : ins) lo = std::min(lo, b.lo_of(t)), hi = std::max(hi, b.hi_of(t));
   }
   const int out = b.new_tensor(n.outputs[0], dtype_for_range(lo, hi), os);
   for (int t : ins)

@@ -3,21 +3,20 @@
 // Constant nodes and ImportOptions, the real graph inputs (graph.input minus constants,
 // DIALECTS.md §0 rule 4), producer / consumer maps, and attribute decoding. The ONNX checker
 // is deliberately not used (§0 rule 3).
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <google/protobuf/io/coded_stream.h>
 
 #include "compiler/frontend/import.h"
+#include "compiler/frontend/onnx_model.h"
+#include "compiler/frontend/read_file.h"
 #include "compiler/frontend/tensor_proto.h"
 
 namespace edgesim::frontend {
 
 namespace {
 
-Attr decode_attr(const onnx::AttributeProto& a, const std::string& where) {
+Attr decode_attr(onnx::AttributeProto& a, const std::string& where) {
   Attr r;
   switch (a.type()) {
     case onnx::AttributeProto::INT: r.kind = Attr::Kind::Int; r.i = a.i(); break;
@@ -33,13 +32,13 @@ Attr decode_attr(const onnx::AttributeProto& a, const std::string& where) {
       break;
     case onnx::AttributeProto::TENSOR:
       r.kind = Attr::Kind::Tensor;
-      r.t = decode_tensor_proto(a.t(), where + " attribute '" + a.name() + "'");
+      r.t = decode_tensor_proto(*a.mutable_t(), where + " attribute '" + a.name() + "'");
       break;
     default:
       // Old exporters leave `type` unset; infer it from the field that is filled.
       if (a.ints_size() > 0) { r.kind = Attr::Kind::Ints; r.ints.assign(a.ints().begin(), a.ints().end()); }
       else if (a.floats_size() > 0) { r.kind = Attr::Kind::Floats; r.floats.assign(a.floats().begin(), a.floats().end()); }
-      else if (a.has_t()) { r.kind = Attr::Kind::Tensor; r.t = decode_tensor_proto(a.t(), where + " attribute '" + a.name() + "'"); }
+      else if (a.has_t()) { r.kind = Attr::Kind::Tensor; r.t = decode_tensor_proto(*a.mutable_t(), where + " attribute '" + a.name() + "'"); }
       else if (a.has_s()) { r.kind = Attr::Kind::String; r.s = a.s(); }
       else if (a.has_f()) { r.kind = Attr::Kind::Float; r.f = a.f(); }
       else if (a.has_i()) { r.kind = Attr::Kind::Int; r.i = a.i(); }
@@ -69,39 +68,28 @@ IoInfo decode_io(const onnx::ValueInfoProto& v, const std::string& path, bool is
   return io;
 }
 
-// Constant node -> ConstTensor (value, value_float(s), value_int(s)).
-ConstTensor constant_value(const OnnxNode& n) {
+// Constant node -> ConstTensor (value, value_float(s), value_int(s)); a tensor value is moved out.
+ConstTensor constant_value(OnnxNode& n) {
   if (n.outputs.size() != 1) n.fail("Constant must have one output");
   ConstTensor c;
   c.name = n.outputs[0];
   if (n.attrs.empty()) n.fail("Constant has no value attribute");
-  const auto& [key, a] = *n.attrs.begin();
+  auto& [key, a] = *n.attrs.begin();
   if (key == "value" && a.kind == Attr::Kind::Tensor) {
-    c = a.t;
+    c = std::move(a.t);
     c.name = n.outputs[0];
   } else if (key == "value_float" || (key == "value" && a.kind == Attr::Kind::Float)) {
-    c.elem_type = kFloat; c.reals = {a.f};
+    c = ConstTensor::of_float(n.outputs[0], {a.f}, false);
   } else if (key == "value_int" || (key == "value" && a.kind == Attr::Kind::Int)) {
-    c.elem_type = kInt64; c.ints = {a.i};
+    c = ConstTensor::of_int64(n.outputs[0], {a.i}, false);
   } else if (key == "value_floats") {
-    c.elem_type = kFloat; c.reals = a.floats; c.shape = {static_cast<int64_t>(a.floats.size())};
+    c = ConstTensor::of_float(n.outputs[0], a.floats, true);
   } else if (key == "value_ints") {
-    c.elem_type = kInt64; c.ints = a.ints; c.shape = {static_cast<int64_t>(a.ints.size())};
+    c = ConstTensor::of_int64(n.outputs[0], a.ints, true);
   } else {
     n.fail("unsupported Constant attribute '" + key + "'");
   }
   return c;
-}
-
-std::string read_bytes(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw ImportError(path + ": no such file");
-  if (std::filesystem::is_directory(path, ec)) throw ImportError(path + ": is a directory, expected an .onnx file");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw ImportError(path + ": cannot open file");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 }  // namespace
@@ -201,10 +189,13 @@ OnnxModel load_onnx_model(const std::string& path,
                           const std::vector<std::pair<std::string, Tensor>>& constant_inputs) {
   OnnxModel m;
   m.path = path;
-  const std::string bytes = read_bytes(path);
-  if (bytes.empty()) throw ImportError(path + ": empty file, not an ONNX model");
   onnx::ModelProto proto;
   {
+    // The file's bytes (mapped) live only while they are parsed.
+    const FileBytes bytes(path, "an .onnx file");
+    if (bytes.size() == 0) throw ImportError(path + ": empty file, not an ONNX model");
+    if (bytes.size() > static_cast<size_t>(INT32_MAX))
+      throw ImportError(path + ": larger than 2 GiB, the limit of a protobuf message");
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
                                               static_cast<int>(bytes.size()));
     in.SetRecursionLimit(64);
@@ -218,10 +209,13 @@ OnnxModel load_onnx_model(const std::string& path,
     m.domains.push_back(o.domain());
     if (o.domain().empty() || o.domain() == "ai.onnx") m.opset = o.version();
   }
-  const onnx::GraphProto& g = proto.graph();
+  onnx::GraphProto& g = *proto.mutable_graph();
 
-  for (const auto& t : g.initializer())
-    m.consts[t.name()] = decode_tensor_proto(t, path + ": initializer");
+  // raw_data moves from the message into the constants (decode_tensor_proto).
+  for (auto& t : *g.mutable_initializer()) {
+    ConstTensor c = decode_tensor_proto(t, path + ": initializer");
+    m.consts[c.name] = std::move(c);
+  }
 
   std::set<std::string> listed;
   for (const auto& [name, t] : constant_inputs) {
@@ -236,7 +230,7 @@ OnnxModel load_onnx_model(const std::string& path,
 
   std::map<std::string, int> count_by_op;
   for (int k = 0; k < g.node_size(); ++k) {
-    const onnx::NodeProto& np = g.node(k);
+    onnx::NodeProto& np = *g.mutable_node(k);
     OnnxNode n;
     n.index = k;
     n.op = np.op_type();
@@ -246,7 +240,7 @@ OnnxModel load_onnx_model(const std::string& path,
     n.inputs.assign(np.input().begin(), np.input().end());
     n.outputs.assign(np.output().begin(), np.output().end());
     if (n.op.empty()) n.fail("node without op_type");
-    for (const auto& a : np.attribute()) n.attrs[a.name()] = decode_attr(a, n.where);
+    for (auto& a : *np.mutable_attribute()) n.attrs[a.name()] = decode_attr(a, n.where);
     if (n.op == "Constant" && (n.domain.empty() || n.domain == "ai.onnx")) {
       ConstTensor c = constant_value(n);
       m.consts[c.name] = std::move(c);

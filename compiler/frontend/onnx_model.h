@@ -10,35 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/frontend/const_tensor.h"
 #include "kernels/core/tensor.h"
 
 namespace edgesim::frontend {
-
-// ONNX TensorProto element types used by the importer (values from onnx.proto).
-enum OnnxType : int {
-  kUndefined = 0, kFloat = 1, kUint8 = 2, kInt8 = 3, kUint16 = 4, kInt16 = 5, kInt32 = 6,
-  kInt64 = 7, kString = 8, kBool = 9, kFloat16 = 10, kDouble = 11, kUint32 = 12, kUint64 = 13,
-};
-bool is_real_type(int elem_type);          // FLOAT, FLOAT16, DOUBLE
-const char* onnx_type_name(int elem_type);
-
-// A constant tensor, decoded. Integer element types fill `ints`, real types fill `reals`.
-struct ConstTensor {
-  std::string name;
-  int elem_type = kUndefined;
-  Shape shape;
-  std::vector<int64_t> ints;
-  std::vector<double> reals;
-
-  bool is_real() const { return is_real_type(elem_type); }
-  int64_t numel() const { return shape_numel(shape); }
-  // Values as exact integers. A real value with a fractional part (or out of int64 range) is
-  // an ImportError "<where>: tensor '<name>' holds the non-integer value v at index i".
-  std::vector<int64_t> as_ints(const std::string& where) const;
-  std::vector<double> as_doubles() const;
-  int64_t scalar_int(const std::string& where) const;     // requires exactly one element
-  double scalar_double(const std::string& where) const;
-};
 
 struct Attr {
   enum class Kind { Int, Float, String, Ints, Floats, Tensor, Other };
@@ -98,8 +73,5 @@ struct OnnxModel {
 // Throws ImportError for unreadable, truncated, non-ONNX or inconsistent files.
 OnnxModel load_onnx_model(const std::string& path,
                           const std::vector<std::pair<std::string, Tensor>>& constant_inputs);
-
-// A Tensor (from ImportOptions or a .pb file) as a ConstTensor, and back.
-ConstTensor const_from_tensor(const std::string& name, const Tensor& t);
 
 }  // namespace edgesim::frontend

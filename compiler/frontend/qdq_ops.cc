@@ -43,7 +43,7 @@ std::vector<int64_t> dq_bias(Builder& b, const OnnxNode& n, const std::string& n
   for (size_t c = 0; c < std::max(bq.scale.size(), w.scale.size()); ++c) {
     const double want = x.scale[0] * w.scale_at(c), got = bq.scale_at(c);
     if (std::fabs(got - want) > 1e-6 * want)
-      n.fail(fmt::format("bias scale {:g} differs from x_scale·w_scale = {:g}", got, want));
+      n.fail(fmt::format("bias scale {:g} differs from x_scale*w_scale = {:g}", got, want));
     if (bq.zp_at(c) != 0) n.fail("bias zero point must be 0");
   }
   const ConstTensor& c = b.constant(v->src, n);

@@ -96,6 +96,31 @@ bool is_half(const ConstTensor& c) {
 
 }  // namespace
 
+int64_t true_integer_div_factor(const OnnxNode& n) {
+  for (const char* a : {"Delta", "eps", "eta", "y"})
+    if (!n.has(a)) n.fail(std::string("missing attribute '") + a + "'");
+  const int64_t delta = n.get_int("Delta", 0), eps = n.get_int("eps", 0), eta = n.get_int("eta", 0),
+                y = n.get_int("y", 0);
+  const int64_t den = mul_checked(y, eta, n) + eps;
+  if (den <= 0)
+    n.fail("unsupported attribute values y=" + std::to_string(y) + ", eta=" + std::to_string(eta) + ", eps=" +
+           std::to_string(eps) + " (the divisor y·eta + eps must be positive)");
+  return floor_div(mul_checked(delta, eta, n), den);
+}
+
+bool is_identity_requant(const Requant& rq, int64_t lo, int64_t hi) {
+  if (rq.kind != Requant::Kind::Integer || rq.div != 0 || rq.shift < 0 || rq.shift > 62) return false;
+  if (rq.lo > lo || rq.hi < hi) return false;
+  const int64_t one = int64_t{1} << rq.shift;
+  for (size_t c = 0; c < std::max(rq.k.size(), rq.lambda.size()); ++c) {
+    const int64_t k = rq.k[rq.k.size() == 1 ? 0 : c], lam = rq.lambda[rq.lambda.size() == 1 ? 0 : c];
+    int64_t slope = 0, off = 0;
+    if (__builtin_mul_overflow(k, rq.mul, &slope) || __builtin_mul_overflow(lam, rq.mul, &off)) return false;
+    if (slope != one || off + rq.round < 0 || off + rq.round >= one) return false;
+  }
+  return true;
+}
+
 void clip_bounds(Builder& b, const OnnxNode& n, int64_t& lo, int64_t& hi) {
   double mn = -INFINITY, mx = INFINITY;
   if (n.has("min") || n.has("max")) {
@@ -213,6 +238,11 @@ ChainResult match_int_chain(Builder& b, const ChainStart& s) {
       dmode = int_domain ? DivMode::Trunc : DivMode::Fraction;
       div_node = &n;
       has_div = affine = ok = true;
+    } else if (op == "TrueIntegerDiv" && !clamped && !has_div && n.n_in() == 1) {
+      // y = x · ⌊Δ·η / (y·η + ε)⌋ (DIALECTS.md §3.3): a scalar multiplier, merged into the
+      // following RequantShift as Deeploy's MergeTrueIntegerDivRequantShiftPass does.
+      st.mul = mul_checked(st.mul, true_integer_div_factor(n), n);
+      affine = ok = true;
     } else if (op == "RequantShift" && !clamped && !has_div && n.inputs[0] == cur) {
       const Requant r = requant_shift_params(b, n, s.shape);
       st.push_mul(n);

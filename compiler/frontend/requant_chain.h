@@ -46,6 +46,15 @@ Requant requant_shift_params(Builder& b, const OnnxNode& n, const Shape& shape);
 // Clip bounds of a Clip node (attributes before opset 11, inputs after), as integers.
 void clip_bounds(Builder& b, const OnnxNode& n, int64_t& lo, int64_t& hi);
 
+// TrueIntegerDiv's multiplier ⌊Δ·η / (y·η + ε)⌋ (DIALECTS.md §3.3); ImportError when the divisor
+// is not positive.
+int64_t true_integer_div_factor(const OnnxNode& n);
+
+// A standalone integer requant that returns every value of [lo, hi] unchanged (k·mul = 2^shift,
+// 0 ≤ λ·mul + r < 2^shift, no narrowing clamp): Deeploy removes these "unity" RequantShifts
+// after layout ops (SkipUnityRequantPass), and so does the importer (adds.cc).
+bool is_identity_requant(const Requant& rq, int64_t lo, int64_t hi);
+
 bool is_power_of_two(int64_t v);
 int log2_exact(int64_t v);
 

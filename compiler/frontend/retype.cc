@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "compiler/frontend/import.h"
+#include "compiler/frontend/requant_chain.h"
 
 namespace edgesim {
 
@@ -52,6 +53,17 @@ void retype_from_inputs(Graph& g) {
         continue;
     }
     g.tensors.at(static_cast<size_t>(n.outputs[0])).dtype = out;
+  }
+  // With the real types known, a Deeploy RequantShift that is a unity on its input's range (after
+  // a Concat of int8 KV caches) passes values through: Deeploy's SkipUnityRequantPass removes it.
+  if (g.dialect != "deeploy") return;
+  for (size_t k = g.nodes.size(); k-- > 0;) {
+    const Node& n = g.nodes[k];
+    if (n.kind() != OpKind::Requant || n.inputs.size() != 1) continue;
+    const DType in = dt(n.inputs[0]);
+    if (!dtype_is_int(in) || in != dt(n.outputs[0])) continue;
+    if (frontend::is_identity_requant(n.as<RequantParams>().rq, dtype_min(in), dtype_max(in)))
+      g.bypass_node(static_cast<int>(k));
   }
 }
 

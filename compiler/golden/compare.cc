@@ -68,7 +68,7 @@ std::vector<std::pair<int, std::string>> dory_layer_files(const fs::path& dir) {
 
 CheckResult check_layer_file(const Graph& g, const InterpreterResult& r, int n,
                              const std::string& path, const VerifyOptions& opt) {
-  const auto layers = g.layer_nodes();
+  const auto layers = g.dory_layer_nodes();
   if (n >= static_cast<int>(layers.size()))
     throw GoldenError(fmt::format("{}: the graph has no layer {} (it has {} layers)", path, n,
                                   layers.size()));

@@ -19,6 +19,12 @@ const char* op_name(OpKind k) {
     case OpKind::Transpose: return "transpose";
     case OpKind::Quantize: return "quantize";
     case OpKind::Dequantize: return "dequantize";
+    case OpKind::Softmax: return "softmax";
+    case OpKind::Norm: return "norm";
+    case OpKind::Act: return "act";
+    case OpKind::Mean: return "mean";
+    case OpKind::Gather: return "gather";
+    case OpKind::FloatChain: return "fquant";
   }
   return "?";
 }
@@ -34,11 +40,45 @@ int Graph::find_tensor(const std::string& n) const {
   return -1;
 }
 
-bool Graph::is_layer(const Node& n) {
+bool Graph::is_dory_layer(const Node& n) {
   switch (n.kind()) {
     case OpKind::Conv: case OpKind::Gemm: case OpKind::Pool: case OpKind::Add: return true;
     default: return false;
   }
+}
+
+bool Graph::is_layer(const Node& n) {
+  switch (n.kind()) {
+    case OpKind::Mul: case OpKind::Requant: case OpKind::Softmax: case OpKind::Norm: case OpKind::Act:
+    case OpKind::FloatChain:
+      return true;
+    default:
+      return is_dory_layer(n);
+  }
+}
+
+std::vector<int> Graph::dory_layer_nodes() const {
+  std::vector<int> r;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (is_dory_layer(nodes[i])) r.push_back(static_cast<int>(i));
+  return r;
+}
+
+void Graph::bypass_node(int k) {
+  const Node& n = nodes.at(static_cast<size_t>(k));
+  const int out = n.outputs.at(0), in = n.inputs.at(0);
+  nodes.erase(nodes.begin() + k);
+  auto fix = [&](int& id) {
+    if (id == out) id = in;
+    if (id > out) --id;
+  };
+  for (Node& m : nodes) {
+    for (int& id : m.inputs) fix(id);
+    for (int& id : m.outputs) fix(id);
+  }
+  for (int& id : inputs) fix(id);
+  for (int& id : outputs) fix(id);
+  tensors.erase(tensors.begin() + out);
 }
 
 std::vector<int> Graph::layer_nodes() const {

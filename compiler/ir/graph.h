@@ -9,25 +9,31 @@
 #include <variant>
 #include <vector>
 
+#include "kernels/act/params.h"
 #include "kernels/conv/params.h"
 #include "kernels/core/tensor.h"
 #include "kernels/eltwise/params.h"
+#include "kernels/fakequant/params.h"
 #include "kernels/gemm/params.h"
 #include "kernels/layout/params.h"
+#include "kernels/norm/params.h"
 #include "kernels/pool/params.h"
 #include "kernels/quant/params.h"
+#include "kernels/reduce/params.h"
+#include "kernels/softmax/params.h"
 
 namespace edgesim {
 
 enum class OpKind { Conv, Gemm, Add, Mul, Pool, Clip, Requant, Pad, Concat, Reshape, Transpose,
-                    Quantize, Dequantize };
+                    Quantize, Dequantize, Softmax, Norm, Act, Mean, Gather, FloatChain };
 
 // Variant order must match OpKind.
 using OpParams = std::variant<ConvParams, GemmParams, AddParams, MulParams, PoolParams, ClipParams,
                               RequantParams, PadParams, ConcatParams, ReshapeParams,
-                              TransposeParams, QuantizeParams, DequantizeParams>;
+                              TransposeParams, QuantizeParams, DequantizeParams, SoftmaxParams,
+                              NormParams, ActParams, MeanParams, GatherParams, FloatChainParams>;
 
-const char* op_name(OpKind k);   // "conv", "gemm", "add", ...
+const char* op_name(OpKind k);   // "conv", "gemm", "add", ..., "softmax", "norm", "act", "mean", "gather", "fquant"
 
 struct TensorDesc {
   std::string name;              // ONNX tensor name it came from
@@ -71,11 +77,21 @@ class Graph {
   int find_tensor(const std::string& name) const;   // -1 if absent
   const TensorDesc& tensor(int id) const { return tensors.at(static_cast<size_t>(id)); }
 
-  // A "layer" in DORY's numbering of golden files: Conv, Gemm, Pool and Add nodes.
+  // A "layer": a node the tiler tiles through L1 (Conv, Gemm, Pool, Add, and the element-wise /
+  // row-wise Mul, Requant, Softmax, Norm, Act, FloatChain). Layout ops (Reshape, Transpose,
+  // Concat, Pad, Gather, Mean, Clip, Quantize, Dequantize) run as whole-tensor steps.
   static bool is_layer(const Node& n);
   std::vector<int> layer_nodes() const;   // node indices of layers, in order
+  // A layer in DORY's numbering of golden files (out_layer<k>): Conv, Gemm, Pool and Add nodes.
+  static bool is_dory_layer(const Node& n);
+  std::vector<int> dory_layer_nodes() const;
   int64_t macs(const Node& n) const;      // multiply-accumulates of Conv / Gemm (0 otherwise)
   int64_t total_macs() const;
+
+  // Removes node k, whose output holds exactly the values of its input 0 (an identity), and its
+  // output tensor: every use of the output (node inputs, graph outputs) reads the input instead;
+  // tensor ids above the removed one shift down by one.
+  void bypass_node(int k);
 
   // Structural checks: ids in range, topological order, every non-input tensor produced once,
   // shapes consistent with params. Throws std::runtime_error naming the node.

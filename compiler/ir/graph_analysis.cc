@@ -8,6 +8,7 @@
 
 #include "compiler/ir/graph.h"
 #include "kernels/core/shape_rules.h"
+#include "kernels/reference.h"
 
 namespace edgesim {
 
@@ -75,7 +76,8 @@ void check_node(const Graph& g, const Node& n) {
     if (in.size() != k) bad("expects " + std::to_string(k) + " inputs, has " + std::to_string(in.size()));
   };
   const bool int_out = dtype_is_int(out.dtype);
-  if (n.kind() != OpKind::Dequantize && !int_out) bad("output must have an integer dtype");
+  if (n.kind() != OpKind::Dequantize && n.kind() != OpKind::FloatChain && !int_out)
+    bad("output must have an integer dtype");
   switch (n.kind()) {
     case OpKind::Conv: arity(2); check_conv(n.as<ConvParams>(), in[0], in[1], y); break;
     case OpKind::Gemm: {
@@ -145,6 +147,30 @@ void check_node(const Graph& g, const Node& n) {
       if (out.dtype != DType::F32) bad("dequantize output must be f32");
       expect_shape(y, in[0], "dequantize");
       check_quant_vectors(p.scale.size(), p.zp.size(), p.axis, in[0]);
+      break;
+    }
+    case OpKind::Softmax: case OpKind::Norm:
+      arity(1);
+      if (in[0].empty()) bad("needs a rank >= 1 input");
+      expect_shape(y, in[0], op_name(n.kind()));
+      if (n.kind() == OpKind::Norm) {
+        const auto& p = n.as<NormParams>();
+        const auto len = static_cast<size_t>(in[0].back());
+        if (p.weight.size() != len || (p.kind == NormParams::Kind::Layer && p.bias.size() != len))
+          bad("norm weight / bias do not match the row length " + std::to_string(len));
+      }
+      break;
+    case OpKind::Act: arity(1); expect_shape(y, in[0], "act"); check_rq_axis(n.as<ActParams>().rq, y); break;
+    case OpKind::FloatChain: arity(1); expect_shape(y, in[0], "fquant"); break;
+    case OpKind::Mean: arity(1); expect_shape(y, mean_output_shape(n.as<MeanParams>(), in[0]), "mean"); break;
+    case OpKind::Gather: {
+      arity(1);
+      const auto& p = n.as<GatherParams>();
+      if (p.axis < 0 || p.axis >= static_cast<int64_t>(in[0].size()) || p.index < 0 || p.index >= in[0][p.axis])
+        bad("gather axis / index out of range");
+      Shape s = in[0];
+      s.erase(s.begin() + p.axis);
+      expect_shape(y, s, "gather");
       break;
     }
   }

@@ -26,6 +26,15 @@ std::string layer_label(const Graph& g, const Node& n) {
       if (p.global) return fmt::format("global {}", kind);
       return fmt::format("{} {}x{}{}", kind, p.kh, p.kw, stride(p.sh, p.sw));
     }
+    case OpKind::Gemm:   // MatMul of two activations (attention) vs a layer with constant weights
+      return n.inputs.size() > 1 && !g.tensor(n.inputs[1]).is_const() ? "matmul" : "gemm";
+    case OpKind::Softmax: return n.as<SoftmaxParams>().kind == SoftmaxParams::Kind::ITAMax ? "itamax" : "isoftmax";
+    case OpKind::Norm: return n.as<NormParams>().kind == NormParams::Kind::Layer ? "ilayernorm" : "irmsnorm";
+    case OpKind::Act: {
+      const auto& p = n.as<ActParams>();
+      return std::string(p.kind == ActParams::Kind::GELU ? "igelu" : "ihardswish") + (p.rq.enabled() ? "+rq" : "");
+    }
+    case OpKind::Mean: return "imean";
     default:
       return op_name(n.kind());
   }

@@ -103,6 +103,26 @@ std::string attrs(const Node& n) {
     case OpKind::Transpose: return fmt::format(" perm={}", ints(n.as<TransposeParams>().perm));
     case OpKind::Quantize: return quant_attrs(n.as<QuantizeParams>());
     case OpKind::Dequantize: return quant_attrs(n.as<DequantizeParams>());
+    case OpKind::Softmax: {
+      const auto& p = n.as<SoftmaxParams>();
+      if (p.kind == SoftmaxParams::Kind::ITAMax) return fmt::format(" itamax n={}", p.n_levels);
+      return fmt::format(" isoftmax A={} B={} C={} log2={} n={}", p.coeff_a, p.coeff_b, p.coeff_c, p.log2, p.n_levels);
+    }
+    case OpKind::Norm: {
+      const auto& p = n.as<NormParams>();
+      return fmt::format(" {} w=[{}]{} >>{} n={}", p.kind == NormParams::Kind::RMS ? "irmsnorm" : "ilayernorm",
+                         p.weight.size(), p.bias.empty() ? "" : fmt::format(" b=[{}]", p.bias.size()), p.log2_d,
+                         p.n_levels);
+    }
+    case OpKind::Act: {
+      const auto& p = n.as<ActParams>();
+      if (p.kind == ActParams::Kind::GELU) return fmt::format(" igelu b={} one={}", p.b, p.one) + rq_str(p.rq);
+      return fmt::format(" ihardswish 1/6={} six={} three={}", p.one_over_six, p.six, p.three) + rq_str(p.rq);
+    }
+    case OpKind::Mean:
+      return fmt::format(" axes={} keepdims={}", ints(n.as<MeanParams>().axes), n.as<MeanParams>().keepdims ? 1 : 0);
+    case OpKind::Gather: return fmt::format(" axis={} index={}", n.as<GatherParams>().axis, n.as<GatherParams>().index);
+    case OpKind::FloatChain: return fmt::format(" steps={}", n.as<FloatChainParams>().steps.size());
   }
   return "";
 }

@@ -2,9 +2,12 @@
 #include "compiler/passes/assign_engine.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "compiler/passes/diana_rules.h"
 
 namespace edgesim {
 
@@ -15,15 +18,32 @@ bool has(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-bool npu_present(const PlatformSpec& s) { return s.npu.present && (s.npu.impl == "neureka" || s.npu.impl == "ne16"); }
+bool npu_present(const PlatformSpec& s) { return npu_encoded(s) || (s.npu.present && s.npu.impl == "soma"); }
 
 std::string engine_missing(const PlatformSpec& s, const std::string& e) {
   if (e == "npu" && !s.npu.present) return "the platform has no npu section";
-  if (e == "npu" && !npu_present(s)) return "npu.impl '" + s.npu.impl + "' is not simulated (neureka, ne16 are)";
+  if (e == "npu" && !npu_present(s)) return "npu.impl '" + s.npu.impl + "' is not simulated (neureka, ne16, soma are)";
+  if (e == "aimc" && !s.aimc.present) return "the platform has no aimc section";
   if (e == "mvu" && !s.mvu.present) return "the platform has no mvu section";
   if (e == "cluster" && !s.cluster.present) return "the platform has no cluster section";
-  if (e != "npu" && e != "mvu" && e != "cluster") return "unknown engine (known: npu, mvu, cluster)";
+  if (e != "npu" && e != "aimc" && e != "mvu" && e != "cluster")
+    return "unknown engine (known: npu, aimc, mvu, cluster; on DIANA also digital, analog, host)";
   return "";
+}
+
+// DIANA's role names for its engines (engine_role), accepted in engine lists.
+std::string engine_of_role(const PlatformSpec& s, const std::string& e) {
+  if (e == "digital" && s.npu.present && s.npu.impl == "soma") return "npu";
+  if (e == "analog" && s.aimc.present) return "aimc";
+  if (e == "host" && s.cluster.present && s.cluster.impl == "riscv_host") return "cluster";
+  return e;
+}
+
+// The engines whose rejections of a node of kind k are offload warnings: DIANA's, for the ops
+// their HTVM patterns match (the analog core: convolutions only).
+bool warns(const PlatformSpec& s, const std::string& e, OpKind k) {
+  if (e == "aimc") return k == OpKind::Conv;
+  return e == "npu" && s.npu.present && s.npu.impl == "soma";
 }
 
 int64_t range_lo(DType t) { return t == DType::U8 ? 0 : t == DType::I8 ? -128 : INT32_MIN; }
@@ -34,9 +54,74 @@ NpuOp npu_op(const ConvParams& p, bool depthwise) {
   return p.kh == 1 ? NpuOp::Conv1x1 : NpuOp::Conv3x3;
 }
 
+// The requantisation rules the NPU's normalisation unit reproduces exactly: y = clamp((acc ·
+// scale[c] + bias[c]) >> shift) with scale = k·mul (unsigned, ≤ 32 bit) and bias = b·scale +
+// λ·mul + r (int32), per output channel c (b: the node's bias for that channel, 0 if none).
+std::string npu_requant_rejects(const Requant& rq, const TensorDesc& y, const NpuSpec& npu, int64_t cout,
+                                const std::function<int64_t(int64_t)>& bias_of) {
+  if (!rq.enabled()) {
+    if (y.dtype != DType::I32 || !has(npu.out_bits, 32)) return "raw accumulator output needs 32-bit npu.out_bits";
+    return "";
+  }
+  if (rq.kind != Requant::Kind::Integer) return "float requantisation";
+  if (rq.div != 0) return "exact-divisor requantisation (not a shift)";
+  if (y.dtype != DType::U8 && y.dtype != DType::I8) return "output is not 8-bit";
+  if (!has(npu.out_bits, 8)) return "8-bit outputs not in npu.out_bits";
+  if (rq.shift < 0 || rq.shift > 31) return fmt::format("shift {}", rq.shift);
+  const int64_t lo = range_lo(y.dtype), hi = range_hi(y.dtype);
+  if (rq.hi != hi || (rq.lo != lo && rq.lo != 0)) return fmt::format("clamp [{}, {}] is neither the output range nor ReLU", rq.lo, rq.hi);
+  for (int64_t c = 0; c < cout; ++c) {
+    const int64_t k = rq.k.size() == 1 ? rq.k[0] : rq.k.at(static_cast<size_t>(c));
+    const int64_t l = rq.lambda.size() == 1 ? rq.lambda[0] : rq.lambda.at(static_cast<size_t>(c));
+    const __int128 scale = static_cast<__int128>(k) * rq.mul;
+    if (scale < 0 || scale > UINT32_MAX) return fmt::format("channel {}: scale {} does not fit unsigned 32 bit", c, static_cast<int64_t>(scale));
+    const __int128 bias = static_cast<__int128>(bias_of(c)) * scale + static_cast<__int128>(l) * rq.mul + rq.round;
+    if (bias < INT32_MIN || bias > INT32_MAX) return fmt::format("channel {}: bias does not fit int32", c);
+  }
+  return "";
+}
+
+// A Gemm / MatMul with constant weights as N-EUREKA's 1x1 conv over its rows (Deeploy's
+// RequantizedGemmToPwPass, [60] LoweringOptimizationPasses.py: pwIn [B, 1, M, K], weights [N, K];
+// "The Linear layers will automatically be executed by the NPU", [60] tutorial). Activations x
+// activations MatMuls stay on the cluster; so do requants that vary along the rows (the conv's
+// normalisation is per output channel) and NE16 (no GEMM lowering in the flows).
+std::string npu_gemm_rejects(const Graph& g, const Node& n, const PlatformSpec& spec) {
+  const NpuSpec& npu = spec.npu;
+  const GemmParams& p = n.as<GemmParams>();
+  if (npu.impl != "neureka") return "GEMM lowering to the NPU exists for N-EUREKA only";
+  if (n.inputs.size() != 2 || n.outputs.size() != 1) return "unexpected operands";
+  const TensorDesc& a = g.tensor(n.inputs[0]);
+  const TensorDesc& w = g.tensor(n.inputs[1]);
+  const TensorDesc& y = g.tensor(n.outputs[0]);
+  if (!w.is_const()) return "B is a runtime tensor (activations x activations stay on the cluster)";
+  if (w.shape.size() != 2) return "batched weights";
+  if (p.trans_a || a.shape.size() < 2 || a.shape.size() > 3) return "A is not [M, K] or [B, M, K]";
+  if (!has(npu.ops, "conv1x1") || !has(npu.kernel_sizes, 1)) return "conv1x1 not in npu.ops";
+  if (a.dtype != DType::U8 && a.dtype != DType::I8) return "input is not 8-bit";
+  if (static_cast<int64_t>(dtype_size(a.dtype)) * 8 != npu.act_bits) return "input bits differ from npu.act_bits";
+  if (!p.a_zp.empty() || !p.b_zp.empty()) return "zero points";
+  if (w.dtype != DType::I8) return "weights are not signed 8-bit";
+  if (!has(npu.w_bits, 8)) return "8-bit weights not in npu.w_bits";
+  for (const Node& o : g.nodes)
+    if (&o != &n && std::find(o.inputs.begin(), o.inputs.end(), n.inputs[1]) != o.inputs.end())
+      return "weights shared with another node";
+  const int64_t cols = y.shape.back();
+  const int last = static_cast<int>(y.shape.size()) - 1;
+  if (p.rq.enabled() && p.rq.axis >= 0 && p.rq.axis != last && p.rq.channels() > 1)
+    return "requant varies along the rows (the NPU normalises per output channel)";
+  Shape bs = p.bias_shape;
+  while (!bs.empty() && bs.front() == 1) bs.erase(bs.begin());
+  if (p.bias.size() > 1 && !(bs.size() == 1 && bs[0] == cols)) return "bias varies along the rows";
+  return npu_requant_rejects(p.rq, y, npu, cols, [&](int64_t c) {
+    return p.bias.empty() ? 0 : p.bias.size() == 1 ? p.bias[0] : p.bias.at(static_cast<size_t>(c));
+  });
+}
+
 // The N-EUREKA / NE16 rules for one conv node (assign_engine.h).
 std::string npu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec) {
   const NpuSpec& npu = spec.npu;
+  if (n.kind() == OpKind::Gemm) return npu_gemm_rejects(g, n, spec);
   if (n.kind() != OpKind::Conv) return std::string(op_name(n.kind())) + " is not a convolution";
   const ConvParams& p = n.as<ConvParams>();
   if (n.inputs.size() != 2 || n.outputs.size() != 1) return "unexpected operands";
@@ -67,31 +152,9 @@ std::string npu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec)
   for (const Node& o : g.nodes)
     if (&o != &n && std::find(o.inputs.begin(), o.inputs.end(), n.inputs[1]) != o.inputs.end())
       return "weights shared with another node";
-  const Requant& rq = p.rq;
-  if (!rq.enabled()) {
-    if (y.dtype != DType::I32 || !has(npu.out_bits, 32)) return "raw accumulator output needs 32-bit npu.out_bits";
-    return "";
-  }
-  if (rq.kind != Requant::Kind::Integer) return "float requantisation";
-  if (rq.div != 0) return "exact-divisor requantisation (not a shift)";
-  if (y.dtype != DType::U8 && y.dtype != DType::I8) return "output is not 8-bit";
-  if (!has(npu.out_bits, 8)) return "8-bit outputs not in npu.out_bits";
-  if (rq.shift < 0 || rq.shift > 31) return fmt::format("shift {}", rq.shift);
-  const int64_t lo = range_lo(y.dtype), hi = range_hi(y.dtype);
-  if (rq.hi != hi || (rq.lo != lo && rq.lo != 0)) return fmt::format("clamp [{}, {}] is neither the output range nor ReLU", rq.lo, rq.hi);
-  // Normalisation on the NPU: y = clamp((acc · scale[c] + bias[c]) >> shift) with
-  // scale = k·mul (unsigned, ≤ 32 bit) and bias = (conv bias)·scale + λ·mul + r (int32).
-  const int64_t cout = y.shape[1];
-  for (int64_t c = 0; c < cout; ++c) {
-    const int64_t k = rq.k.size() == 1 ? rq.k[0] : rq.k.at(static_cast<size_t>(c));
-    const int64_t l = rq.lambda.size() == 1 ? rq.lambda[0] : rq.lambda.at(static_cast<size_t>(c));
-    const int64_t b = p.bias.empty() ? 0 : p.bias.at(static_cast<size_t>(c));
-    const __int128 scale = static_cast<__int128>(k) * rq.mul;
-    if (scale < 0 || scale > UINT32_MAX) return fmt::format("channel {}: scale {} does not fit unsigned 32 bit", c, static_cast<int64_t>(scale));
-    const __int128 bias = static_cast<__int128>(b) * scale + static_cast<__int128>(l) * rq.mul + rq.round;
-    if (bias < INT32_MIN || bias > INT32_MAX) return fmt::format("channel {}: bias does not fit int32", c);
-  }
-  return "";
+  return npu_requant_rejects(p.rq, y, npu, y.shape[1], [&](int64_t c) {
+    return p.bias.empty() ? 0 : p.bias.at(static_cast<size_t>(c));
+  });
 }
 
 // The BARVINN MVU rules: a dense 2-D convolution of 8-bit integer tensors with raw int32 outputs,
@@ -125,9 +188,19 @@ std::string mvu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec)
 
 }  // namespace
 
+bool npu_encoded(const PlatformSpec& s) { return s.npu.present && (s.npu.impl == "neureka" || s.npu.impl == "ne16"); }
+
+std::string engine_role(const PlatformSpec& s, const std::string& engine) {
+  if (engine == "npu" && s.npu.present && s.npu.impl == "soma") return "digital";
+  if (engine == "aimc") return "analog";
+  if (engine == "cluster" && s.cluster.present && s.cluster.impl == "riscv_host") return "host";
+  return engine;
+}
+
 std::vector<std::string> engine_preference(const PlatformSpec& spec) {
   if (!spec.engines.empty()) return spec.engines;
   std::vector<std::string> r;
+  if (spec.aimc.present) r.push_back("aimc");   // HTVM matches the analog pattern first
   if (npu_present(spec)) r.push_back("npu");
   if (spec.mvu.present) r.push_back("mvu");
   if (spec.cluster.present) r.push_back("cluster");
@@ -140,11 +213,20 @@ std::string engine_rejects(const Graph& g, int node, const std::string& engine, 
   const Node& n = g.nodes.at(static_cast<size_t>(node));
   if (engine == "cluster") return "";
   if (engine == "mvu") return mvu_rejects(g, n, spec);
+  if (engine == "aimc") return aimc_rejects(g, node, spec);
+  if (spec.npu.impl == "soma") return soma_rejects(g, node, spec);
   return npu_rejects(g, n, spec);
 }
 
 NpuWeightGeom npu_weight_geom_of(const Graph& g, int node, const PlatformSpec& spec) {
   const Node& n = g.nodes.at(static_cast<size_t>(node));
+  if (n.kind() == OpKind::Gemm) {   // B as the 1x1 conv weights [N, K]
+    const Shape& ws = g.tensor(n.inputs[1]).shape;
+    const bool tb = n.as<GemmParams>().trans_b;
+    NpuWeightGeom wg = npu_weight_geom(spec.npu, NpuOp::Conv1x1, tb ? ws[0] : ws[1], tb ? ws[1] : ws[0], 8);
+    wg.logical = tb ? NpuWeightGeom::Logical::GemmNK : NpuWeightGeom::Logical::GemmKN;
+    return wg;
+  }
   const ConvParams& p = n.as<ConvParams>();
   const Shape& xs = g.tensor(n.inputs[0]).shape;
   const Shape& ys = g.tensor(n.outputs[0]).shape;
@@ -155,6 +237,11 @@ NpuWeightGeom npu_weight_geom_of(const Graph& g, int node, const PlatformSpec& s
 EngineAssignment assign_engines(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines) {
   EngineAssignment a;
   a.preference = engines.empty() ? engine_preference(spec) : engines;
+  a.npu_encoded = npu_encoded(spec);
+  for (std::string& e : a.preference) {
+    e = engine_of_role(spec, e);
+    a.labels.push_back(engine_role(spec, e));
+  }
   if (a.preference.empty()) throw std::invalid_argument("platform " + spec.name + " has no engine that runs layers");
   for (const std::string& e : a.preference) {
     const std::string missing = engine_missing(spec, e);
@@ -173,20 +260,25 @@ EngineAssignment assign_engines(Graph& g, const PlatformSpec& spec, const std::v
     Node& n = g.nodes[k];
     n.engine.clear();
     n.wmem_weights = false;
-    std::string why;
+    std::string why, warn;   // warn: the refusals HTVM would warn about (DIANA's accelerators)
     for (const std::string& e : a.preference) {
       const std::string r = engine_rejects(g, static_cast<int>(k), e, spec);
       if (r.empty()) {
         n.engine = e;
         break;
       }
-      why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", e, r);
+      why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", engine_role(spec, e), r);
+      if (warns(spec, e, n.kind())) warn += fmt::format("{}{}: {}", warn.empty() ? "" : "; ", engine_role(spec, e), r);
     }
     if (n.engine.empty())
       throw std::runtime_error(fmt::format("node {} '{}' ({}): no engine of platform {} runs it ({})", k, n.name,
                                            op_name(n.kind()), spec.name, why));
     a.why_not[k] = why;
-    if (n.engine == "npu" && a.wmem_budget > 0) {
+    // DIANA: one warning per layer the accelerators left to the host, naming each one's broken rule.
+    if (Graph::is_layer(n) && !warn.empty() && n.engine == "cluster")
+      a.warnings.push_back(fmt::format("node {} '{}' ({}) runs on the {}: {}", k, n.name, op_name(n.kind()),
+                                       engine_role(spec, n.engine), warn));
+    if (n.engine == "npu" && npu_encoded(spec) && a.wmem_budget > 0) {
       const int64_t bytes = (npu_weight_geom_of(g, static_cast<int>(k), spec).bytes() + 3) / 4 * 4;
       if (a.wmem_bytes + bytes <= a.wmem_budget) {
         n.wmem_weights = true;
@@ -216,7 +308,7 @@ std::string engine_reason(const Graph& g, const EngineAssignment& a, int node) {
       start = end + 2;
     }
   }
-  if (n.engine == "npu") s += n.wmem_weights ? ", weights in WMEM" : ", weights in L2";
+  if (n.engine == "npu" && a.npu_encoded) s += n.wmem_weights ? ", weights in WMEM" : ", weights in L2";
   return s;
 }
 

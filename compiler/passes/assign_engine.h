@@ -14,6 +14,9 @@
 //                k·mul fits the NPU's unsigned 32-bit scale, whose bias fits int32, with a
 //                per-layer shift and the clamp of the output type (or ReLU), or raw int32
 //                outputs when npu.out_bits lists 32
+//   npu (soma)   DIANA's digital accelerator, and
+//   aimc         its analog in-memory core: HTVM's offload rules (compiler/passes/diana_rules.h);
+//                DIANA's default order is aimc, npu, cluster (HTVM matches the analog pattern first)
 //   mvu          BARVINN: dense 2-D convolutions of 8-bit integer tensors with raw int32 outputs
 //                (its quantizer is not modelled bit-exactly), rows split over the MVUs
 //                (compiler/schedule/build_mvu.cc)
@@ -34,6 +37,14 @@ namespace edgesim {
 // The engines a platform offers, in preference order (its `engines:` key, else the default).
 std::vector<std::string> engine_preference(const PlatformSpec& spec);
 
+// The NPU stores its weights in an encoded layout (kernels/npu/weights.h): N-EUREKA and NE16.
+bool npu_encoded(const PlatformSpec& spec);
+
+// The name reports show for an engine: DIANA's "digital" (npu, impl soma), "analog" (aimc) and
+// "host" (cluster, impl riscv_host); the engine's own name elsewhere. Engine lists (`engines:`,
+// `--engines`) accept these names too.
+std::string engine_role(const PlatformSpec& spec, const std::string& engine);
+
 // Why `engine` cannot run node n of g on this platform; "" when it can.
 std::string engine_rejects(const Graph& g, int node, const std::string& engine, const PlatformSpec& spec);
 
@@ -42,9 +53,15 @@ NpuWeightGeom npu_weight_geom_of(const Graph& g, int node, const PlatformSpec& s
 
 struct EngineAssignment {
   std::vector<std::string> preference;     // the order used
-  std::vector<std::string> why_not;        // per node: why engines before its own refused it ("" if none)
+  std::vector<std::string> labels;         // engine_role of each engine of `preference`
+  bool npu_encoded = false;                // the NPU keeps encoded weights (WMEM / L2 noted)
+  std::vector<std::string> why_not;        // per node: why engines before its own refused it, by
+                                           // engine_role ("" if none)
   int64_t wmem_bytes = 0;                  // NPU weight bytes homed in WMEM
   int64_t wmem_budget = 0;                 // 0: no weight memory in use
+  // DIANA (diana_rules.h): one line per layer node that an accelerator refused, naming the rule
+  // each one broke, as HTVM warns ("node 3 'conv2' (conv) runs on the host: analog: ...").
+  std::vector<std::string> warnings;
 };
 
 // Why node n runs on its engine, for reports: "first choice" when the first engine of the

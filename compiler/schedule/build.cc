@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "compiler/alloc/planner.h"
+#include "compiler/ir/layout_domain.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/build_internal.h"
@@ -63,7 +64,10 @@ Overflow allocate(Schedule& s, const sched::BuildContext& ctx, const PlatformSpe
       case Level::L1: cap = ctx.l1_budget, what = l1_what; break;
       case Level::L2: cap = spec.l2.size, what = "l2.size"; break;
       case Level::L3: cap = spec.l3.size, what = "l3.size"; break;
-      case Level::WMEM: cap = spec.wmem.size, what = "wmem.size"; break;
+      case Level::WMEM:   // Siracusa's weight memory, or DIANA's digital weight memory
+        cap = spec.wmem.present ? spec.wmem.size : spec.l1_wdig.size;
+        what = spec.wmem.present ? "wmem.size" : "l1_wdig.size";
+        break;
     }
     if (hw <= cap) continue;
     // The first step at which the level's live buffers reach the high-water mark.
@@ -116,6 +120,7 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   ctx.l1_budget = bud.l1;
   ctx.l2_budget = bud.l2;
   ctx.last_step = std::max<int>(0, static_cast<int>(g.nodes.size()) - 1);
+  ctx.domains = layout_domains(g);
   for (const LayerTiling& t : tilings) {
     if (t.node < 0 || static_cast<size_t>(t.node) >= g.nodes.size())
       throw std::runtime_error("schedule: LayerTiling for node " + std::to_string(t.node) + " out of range");
@@ -155,11 +160,14 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
       sched::build_fused_step(ctx, node, *it->second, f->second, *ctx.tiling_of.at(f->second));
       continue;
     }
+    if (sched::is_alias_reshape(ctx, node))
+      continue;   // the output aliases the input's bytes: nothing to do
     if (g.nodes[k].engine == "mvu")
       sched::build_mvu_step(ctx, node);
     else if (is_relayout(g.nodes[k]) && !tilings.empty() && sched::build_relayout_step(ctx, node))
       continue;
-    else if (it == ctx.tiling_of.end() || !sched::build_layer_step(ctx, node, *it->second))
+    else if (it == ctx.tiling_of.end() || it->second->policy == "untiled" ||
+             !sched::build_layer_step(ctx, node, *it->second))
       sched::build_whole_step(ctx, node);
   }
   over = allocate(s, ctx, spec, l1_what);

@@ -7,13 +7,14 @@
 
 namespace edgesim::sched {
 
-ConstHome const_home(BuildContext& ctx, int node, const LayerTiling& t, const Shape& out_shape, int run_step) {
+ConstHome const_home(BuildContext& ctx, int node, const LayerTiling& t, const Shape& out_shape, int run_step,
+                     const std::vector<ConstVec>* full_in) {
   const Graph& g = *ctx.g;
   Schedule& s = *ctx.s;
   const Node& n = g.nodes.at(static_cast<size_t>(node));
   ConstHome h;
   const Box whole{Shape(out_shape.size(), 0), out_shape};
-  const auto full = const_vectors(g, n, out_shape, whole);
+  const auto full = full_in ? *full_in : const_vectors(g, n, out_shape, whole);
   for (const ConstVec& v : full) h.bytes += shape_numel(v.shape) * 4;
   if (h.bytes == 0) return h;
   const bool staged = t.net.consts_l3 && ctx.spec->l3.size > 0 && (n.kind() == OpKind::Conv || n.kind() == OpKind::Gemm);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "compiler/ir/graph.h"
+#include "compiler/ir/layout_domain.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/schedule.h"
 #include "platforms/loader/spec.h"
@@ -59,6 +60,7 @@ struct BuildContext {
   const PlatformSpec* spec = nullptr;
   Schedule* s = nullptr;
   std::map<int, const LayerTiling*> tiling_of;   // node -> tiling
+  LayoutDomains domains;                          // layout_domains(g): HWC / sequence tensors
   int64_t l2_budget = 0;                          // tensors larger than this live in L3
   int64_t l1_budget = 0;
   int buffering = 2;              // 1 single, 2 double, 0 per layer (LayerTiling::l1.db)
@@ -87,12 +89,20 @@ struct BuildContext {
     const auto it = fused_prev.find(node);
     return it == fused_prev.end() ? node : it->second;
   }
+  // DIANA's analog core: the layer and weight box whose weights the array holds (-1: none).
+  int aimc_node = -1;
+  Box aimc_weights;
 };
 
 int add_buffer(Schedule& s, Level level, int64_t bytes, const std::string& name, int first, int last);
 void place_tensors(BuildContext& ctx);
+// A Reshape whose output shares its input's bytes (both row-major): its step has no commands.
+bool is_alias_reshape(const BuildContext& ctx, int node);
 // The home region of a tensor; with as4d, rank 1..3 shown as 4-D (conv / pool / add tiles).
 Region home_region(const BuildContext& ctx, int tensor, bool as4d);
+// The home region of a row-major tensor as the 2-D [rows, last axis] view of a rows layer
+// (compiler/ir/layout_domain.h); false when its leading axes cannot be merged (not row-major).
+bool rows_region(const BuildContext& ctx, int tensor, Region& out);
 Level home_level(const BuildContext& ctx, int tensor);
 // A dense region (L1 tile, L2 slab or staging copy) holding `box` in the storage order of `like`.
 Region packed(int buffer, int64_t offset, const Region& like, const Box& box);
@@ -135,6 +145,7 @@ class StepEmitter {
 };
 
 // ---- constant vectors of a layer step (build_consts.cc) ----
+struct ConstVec;
 struct ConstHome {
   std::vector<Region> regions;   // per vector, in its L2 buffer (resident, or the staging buffer)
   int l3 = -1;                   // staged: the L3 home, copied whole into the staging buffer
@@ -143,7 +154,9 @@ struct ConstHome {
   int run = -1;                  // staged: the step that runs the layer
 };
 // run_step: the step that runs the layer (the staging buffer lives until it).
-ConstHome const_home(BuildContext& ctx, int node, const LayerTiling& t, const Shape& out_shape, int run_step);
+// full: the layer's whole vectors when not the node's own const_vectors (rows layers, aimc).
+ConstHome const_home(BuildContext& ctx, int node, const LayerTiling& t, const Shape& out_shape, int run_step,
+                     const std::vector<ConstVec>* full = nullptr);
 // The staging copy of a staged home (ahead when the layer's reads are prefetched); nothing else.
 void emit_const_stage(BuildContext& ctx, StepEmitter& em, const ConstHome& h, const std::string& layer);
 
@@ -163,6 +176,13 @@ struct ConstVec {
   Box box;
 };
 std::vector<ConstVec> const_vectors(const Graph& g, const Node& n, const Shape& out_shape, const Box& out_box);
+// The requant a params struct fuses (its `rq` member), or nullptr.
+Requant* fused_requant(OpParams& p);
+// Rows layers (build_rows.cc): the node's params for a tile of whole rows of the 2-D
+// [rows, last axis] view (a per-channel requant moves to axis 1), every input reading the
+// output's box; constant vectors along axis 1 (norm weight / bias, per-channel requant).
+TileParams rows_tile_params(const Node& n, const std::vector<Shape>& in_shapes, const Box& out_box);
+std::vector<ConstVec> rows_const_vectors(const Node& n, const Box& out_box);
 
 // ---- L3 slabs (build_slabs.cc) ----
 // How one operand homed in L3 is staged through L2 for a layer step: per L2 slab the box it

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "compiler/passes/assign_engine.h"
+#include "compiler/passes/diana_rules.h"
 #include "compiler/schedule/build_internal.h"
 #include "compiler/tiler/ne16_reshape.h"
 #include "compiler/tiler/policy.h"
@@ -73,39 +75,66 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   const OpKind kind = n.kind();
   const bool gemm = kind == OpKind::Gemm;
   if (!Graph::is_layer(n) || n.outputs.size() != 1) return false;
+  // A rows layer (softmax, norms, element-wise ops on sequences) is tiled as [rows, last axis].
+  const bool rows = is_rows_layer(g, node, ctx.domains);
   const Shape& oshape = g.tensor(n.outputs[0]).shape;
   if (gemm) {
     if (n.inputs.size() != 2 || g.tensor(n.inputs[0]).shape.size() < 2 ||
         g.tensor(n.inputs[1]).shape.size() < 2 || oshape.size() < 2)
       return false;
-  } else if (oshape.size() > 4 || oshape.empty()) {
+  } else if (!rows && (oshape.size() > 4 || oshape.empty() || kind == OpKind::Softmax || kind == OpKind::Norm)) {
     return false;
   }
   const std::string who = node_label(g, node);
   // NPU layers read their weights encoded (rows of bytes, placement npu_weights); from the
   // weight memory they are read in place, without L1 buffers or DMA.
-  const bool npu = n.engine == "npu";
+  const bool npu = n.engine == "npu" && npu_encoded(*ctx.spec);
   const Placement* wpl = npu && n.inputs.size() > 1 ? s.placement_of(n.inputs[1]) : nullptr;
   if (npu && (!wpl || !wpl->npu_weights)) throw std::runtime_error(who + ": NPU layer without encoded weights");
-  const bool w_in_wmem = npu && s.buffers.at(wpl->buffer).level == Level::WMEM;
+  // DIANA (docs/diana.md): the digital accelerator (SOMA) gets its weights and bias DMA'd into its
+  // weight memory (level WMEM) per output-channel tile; the analog core reads its weights in place
+  // from L2 when it programs them into the array (Command::aimc_program), its constants with them.
+  // Both compute their output stage as clamp((acc + offset) >> shift) (diana_params).
+  const bool soma = n.engine == "npu" && !npu, aimc = n.engine == "aimc";
+  const bool w_in_wmem = (npu && s.buffers.at(wpl->buffer).level == Level::WMEM) || aimc;
+  Node dn;
+  if (soma || aimc) {
+    dn = n;
+    try {
+      dn.params = diana_params(g, n);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(who + ": " + e.what());
+    }
+  }
+  const Node& pn = soma || aimc ? dn : n;   // the params the engine computes with
 
-  // Operands in kernel coordinates: 0 = x, 1 = w (conv, gemm) or x2 (add); then y.
+  // Operands in kernel coordinates: 0 = x, 1 = w (conv, gemm) or x2 (add, mul); then y.
   const size_t R = oshape.size();
+  const bool eltwise = !gemm && kind != OpKind::Conv && kind != OpKind::Pool;   // Add-like operands
   std::vector<Region> in_home;
-  for (size_t k = 0; k < n.inputs.size(); ++k)
-    in_home.push_back(kind == OpKind::Add ? aligned_home(ctx, n.inputs[k], R, true)
-                                          : home_region(ctx, n.inputs[k], !gemm));
+  Region y_home;
+  if (rows) {
+    for (int t : n.inputs) {
+      in_home.emplace_back();
+      if (!rows_region(ctx, t, in_home.back())) return false;
+    }
+    if (!rows_region(ctx, n.outputs[0], y_home)) return false;
+  } else {
+    for (size_t k = 0; k < n.inputs.size(); ++k)
+      in_home.push_back(eltwise ? aligned_home(ctx, n.inputs[k], R, true) : home_region(ctx, n.inputs[k], !gemm));
+    y_home = home_region(ctx, n.outputs[0], !gemm);
+  }
   // Weights the network loop has copied whole into L2 (build_loop.cc) are read from there.
   if (const auto lw = ctx.loop_weights.find(node); lw != ctx.loop_weights.end())
     in_home[1] = packed(lw->second, 0, in_home[1], Box{Shape(in_home[1].shape.size(), 0), in_home[1].shape});
-  const Region y_home = home_region(ctx, n.outputs[0], !gemm);
   std::vector<Shape> in_shapes;
   for (const Region& r : in_home) in_shapes.push_back(r.shape);
   const Shape& ys = y_home.shape;
   const size_t KR = ys.size();
-  const int cdim = gemm ? static_cast<int>(KR) - 1 : 1;
-  const int hdim = gemm ? static_cast<int>(KR) - 2 : 2;
-  const int wdim = gemm ? -1 : 3;
+  const bool last_two = gemm || rows;   // [.., rows, cols] kernel coordinates
+  const int cdim = last_two ? static_cast<int>(KR) - 1 : 1;
+  const int hdim = last_two ? static_cast<int>(KR) - 2 : 2;
+  const int wdim = last_two ? -1 : 3;
   if (kind == OpKind::Conv && n.as<ConvParams>().groups == 1 && t.l1.n_in > 0 && t.l1.n_in < in_shapes[0][1])
     throw std::runtime_error(who + ": partial-sum tilings (n_in " + std::to_string(t.l1.n_in) + " < Cin " +
                              std::to_string(in_shapes[0][1]) + ") are not supported by the schedule builder");
@@ -142,11 +171,12 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
               ti.out.start[hdim] = h, ti.out.ext[hdim] = std::min(th, sh + nh_s - h);
               if (wdim >= 0) ti.out.start[wdim] = w, ti.out.ext[wdim] = std::min(tw, W - w);
               try {
-                ti.tp = tile_params(g, n, in_shapes, ys, ti.out);
+                ti.tp = rows ? rows_tile_params(n, in_shapes, ti.out) : tile_params(g, pn, in_shapes, ys, ti.out);
               } catch (const std::exception& e) {
                 throw std::runtime_error(who + ": " + e.what());
               }
-              ti.cv = const_vectors(g, n, ys, ti.out);
+              ti.cv = rows ? rows_const_vectors(n, ti.out)
+                      : aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, ti.out);
               if (npu) {   // the tile's encoded weight rows
                 const NpuWeightGeom& wg = *wpl->npu_weights;
                 const int64_t c0 = ti.out.start[cdim], c1 = c0 + ti.out.ext[cdim];
@@ -175,8 +205,11 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   const std::string& nm = n.name;
   const int st = node;
 
-  // Constant vectors (build_consts.cc): resident in L2, or staged from L3 for this step.
-  const ConstHome consts = const_home(ctx, node, t, ys, node);
+  // Constant vectors (build_consts.cc): resident in L2, or staged from L3 for this step
+  // (rows layers' and DIANA's analog core's own vectors).
+  const auto full_cv = rows ? rows_const_vectors(n, Box{Shape(KR, 0), ys})
+                       : aimc ? std::vector<ConstVec>{} : const_vectors(g, pn, ys, Box{Shape(KR, 0), ys});
+  const ConstHome consts = const_home(ctx, node, t, ys, node, &full_cv);
   const std::vector<Region>& cv_home = consts.regions;
   const auto ahead = ctx.ahead.find(node);
 
@@ -192,8 +225,8 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       boxes.emplace_back();
       for (const TileInfo& ti : sl.tiles) boxes.back().push_back(out ? ti.out : ti.tp.in_boxes[k]);
     }
-    const int db = out ? t.l3.db_o : (kind != OpKind::Add && k == 1 ? t.l3.db_w : t.l3.db_x);
-    const std::string tag = out ? "y" : (k == 0 ? "x" : (kind == OpKind::Add ? "x2" : "w"));
+    const int db = out ? t.l3.db_o : (!eltwise && k == 1 ? t.l3.db_w : t.l3.db_x);
+    const std::string tag = out ? "y" : (k == 0 ? "x" : (eltwise ? "x2" : "w"));
     plan[k] = plan_slabs(s, home, boxes, db, out, tag + " slab", nm, st);
   }
 
@@ -224,21 +257,22 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       }
   }
   const bool w_like = kind == OpKind::Conv || kind == OpKind::Gemm;   // input 1 reused across tiles
-  auto l1_bufs = [&](const std::string& tag, int64_t bytes, int64_t uses) {
+  auto l1_bufs = [&](const std::string& tag, int64_t bytes, int64_t uses, Level lv = Level::L1) {
     std::vector<int> ids;
     const int64_t nb = dbl ? std::min<int64_t>(2, std::max<int64_t>(uses, 1)) : 1;
     for (int64_t i = 0; i < nb; ++i)
-      ids.push_back(add_buffer(s, Level::L1, bytes, tag + "[" + std::to_string(i) + "] L1 " + nm, st, st));
+      ids.push_back(add_buffer(s, lv, bytes, tag + "[" + std::to_string(i) + "] " + level_name(lv) + " " + nm, st, st));
     return ids;
   };
+  const Level w_level = soma ? Level::WMEM : Level::L1;   // SOMA: its digital weight memory
   std::vector<std::vector<int>> in_l1(nin);
   for (size_t k = 0; k < nin; ++k) {
     const bool w = w_like && k == 1;
     if (w && w_in_wmem) continue;
-    in_l1[k] = l1_bufs(k == 0 ? "x" : (w ? "w" : "x2"), in_max[k], w ? w_loads : ntiles);
+    in_l1[k] = l1_bufs(k == 0 ? "x" : (w ? "w" : "x2"), in_max[k], w ? w_loads : ntiles, w ? w_level : Level::L1);
   }
   const std::vector<int> y_l1 = l1_bufs("y", y_max, ntiles);
-  const std::vector<int> c_l1 = c_max > 0 ? l1_bufs("c", c_max, c_loads) : std::vector<int>{};
+  const std::vector<int> c_l1 = c_max > 0 ? l1_bufs("c", c_max, c_loads, w_level) : std::vector<int>{};
 
   // Emission.
   // A policy whose depthwise template blocks on every transfer (Budgets::dw_blocking) runs the
@@ -289,7 +323,13 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       const std::string ts = std::to_string(tile_no) + "/" + std::to_string(ntiles);
       Command comp;
       comp.kind = Command::Kind::Compute;
-      comp.engine = npu ? "npu" : "cluster";
+      comp.engine = npu || soma ? "npu" : aimc ? "aimc" : "cluster";
+      if (aimc) {   // the array holds one tile's weights at a time: program it when they change
+        const Box& wb = ti.tp.in_boxes.at(1);
+        comp.aimc_program = ctx.aimc_node != node || ctx.aimc_weights != wb;
+        ctx.aimc_node = node;
+        ctx.aimc_weights = wb;
+      }
       comp.node = node;
       if (npu) {
         comp.npu_weights = wpl->npu_weights;

@@ -91,7 +91,7 @@ int add_buffer(Schedule& s, Level level, int64_t bytes, const std::string& name,
 
 namespace {
 
-std::vector<int> storage_order(const Graph& g, int t) {
+std::vector<int> storage_order(const Graph& g, const std::vector<bool>& image, int t) {
   const Shape& sh = g.tensor(t).shape;
   const int r = static_cast<int>(sh.size());
   std::vector<int> rowmajor(r);
@@ -120,6 +120,7 @@ std::vector<int> storage_order(const Graph& g, int t) {
     o.push_back(r - 2);
     return o;
   }
+  if (!image.at(static_cast<size_t>(t))) return rowmajor;   // sequence tensors keep ONNX order
   if (r == 4) return {0, 2, 3, 1};
   if (r == 3) return {0, 2, 1};
   return rowmajor;
@@ -158,7 +159,7 @@ void place_tensors(BuildContext& ctx) {
       for (int id : n.outputs) l3[id] = true;
     if (t3.input_in_l3 && !n.inputs.empty()) {
       l3[n.inputs[0]] = true;
-      if (n.kind() == OpKind::Add && n.inputs.size() > 1) l3[n.inputs[1]] = true;
+      if ((n.kind() == OpKind::Add || n.kind() == OpKind::Mul) && n.inputs.size() > 1) l3[n.inputs[1]] = true;
     }
     if (t3.weights_in_l3 && n.inputs.size() > 1 &&
         (n.kind() == OpKind::Conv || n.kind() == OpKind::Gemm))
@@ -173,11 +174,19 @@ void place_tensors(BuildContext& ctx) {
   // pass homed them there.
   std::map<int, std::pair<NpuWeightGeom, bool>> npu_w;
   for (size_t k = 0; k < g.nodes.size(); ++k)
-    if (g.nodes[k].engine == "npu")
+    if (g.nodes[k].engine == "npu" && npu_encoded(*ctx.spec))
       npu_w[g.nodes[k].inputs.at(1)] = {npu_weight_geom_of(g, static_cast<int>(k), *ctx.spec), g.nodes[k].wmem_weights};
 
+  // A Reshape between row-major tensors moves no byte: its output is its input's bytes under
+  // another shape (Deeploy's ReshapeTemplate aliases the pointer, [60] PULPOpen/Bindings.py).
+  std::vector<int> alias_of(nt, -1);
+  for (size_t k = 0; k < g.nodes.size(); ++k)
+    if (is_alias_reshape(ctx, static_cast<int>(k))) {
+      const int in = g.nodes[k].inputs[0], out = g.nodes[k].outputs[0];
+      alias_of[static_cast<size_t>(out)] = alias_of[static_cast<size_t>(in)] >= 0 ? alias_of[static_cast<size_t>(in)] : in;
+    }
   for (size_t t = 0; t < nt; ++t) {
-    if (!used[t] || ctx.unplaced.count(static_cast<int>(t))) continue;
+    if (!used[t] || ctx.unplaced.count(static_cast<int>(t)) || alias_of[t] >= 0) continue;
     const TensorDesc& d = g.tensors[t];
     const int id = static_cast<int>(t);
     const auto npu = npu_w.find(id);
@@ -188,7 +197,8 @@ void place_tensors(BuildContext& ctx) {
     const int64_t bytes = npu != npu_w.end() ? npu->second.first.bytes()
                                              : shape_numel(d.shape) * static_cast<int64_t>(dtype_size(d.dtype));
     const bool l3_const = ctx.consts_in_l3 && d.is_const();
-    Level level = (l3[t] || l3_const || bytes > ctx.l2_budget) ? Level::L3 : Level::L2;
+    // A platform without L3 (DIANA) keeps everything in L2: an overflow is then reported there.
+    Level level = (l3[t] || l3_const || bytes > ctx.l2_budget) && ctx.spec->l3.size > 0 ? Level::L3 : Level::L2;
     if (npu != npu_w.end() && npu->second.second) level = Level::WMEM;
     std::string kind = d.is_const() ? (npu != npu_w.end() ? "npu w" : "const") : "act";
     if (std::find(g.inputs.begin(), g.inputs.end(), id) != g.inputs.end()) kind = "input";
@@ -201,10 +211,36 @@ void place_tensors(BuildContext& ctx) {
       p.strides = contiguous_strides(d.shape);   // unused: the bytes are encoded rows
       p.npu_weights = npu->second.first;
     } else {
-      p.strides = packed_strides(d.shape, storage_order(g, id));
+      p.strides = packed_strides(d.shape, storage_order(g, ctx.domains.image, id));
     }
     s.placements.push_back(p);
   }
+  for (size_t t = 0; t < nt; ++t) {
+    if (!used[t] || alias_of[t] < 0) continue;
+    const Placement* root = s.placement_of(alias_of[t]);
+    Placement p = *root;
+    p.tensor = static_cast<int>(t);
+    p.strides = contiguous_strides(g.tensors[t].shape);
+    Buffer& b = s.buffers.at(static_cast<size_t>(root->buffer));
+    const bool out = std::find(g.outputs.begin(), g.outputs.end(), static_cast<int>(t)) != g.outputs.end();
+    b.first_step = std::min(b.first_step, std::max(first[t], 0));
+    b.last_step = out ? ctx.last_step : std::max(b.last_step, last[t]);
+    s.placements.push_back(p);
+  }
+}
+
+bool is_alias_reshape(const BuildContext& ctx, int node) {
+  const Graph& g = *ctx.g;
+  const Node& n = g.nodes.at(static_cast<size_t>(node));
+  if (n.kind() != OpKind::Reshape || n.inputs.size() != 1 || n.outputs.size() != 1) return false;
+  const int in = n.inputs[0], out = n.outputs[0];
+  if (ctx.domains.image.at(static_cast<size_t>(in)) || ctx.domains.image.at(static_cast<size_t>(out))) return false;
+  if (g.tensor(in).is_const() || g.tensor(in).dtype != g.tensor(out).dtype) return false;
+  // Both sides row-major: a rank-3/4 side is row-major only outside the image domain (above);
+  // a Gemm's B operand is stored transposed.
+  for (const Node& m : g.nodes)
+    if (m.kind() == OpKind::Gemm && m.inputs.size() > 1 && (m.inputs[1] == in || m.inputs[1] == out)) return false;
+  return true;
 }
 
 Region home_region(const BuildContext& ctx, int tensor, bool as4d) {
@@ -230,6 +266,21 @@ Region home_region(const BuildContext& ctx, int tensor, bool as4d) {
   }
   r.origin.assign(r.shape.size(), 0);
   return r;
+}
+
+bool rows_region(const BuildContext& ctx, int tensor, Region& out) {
+  Region r = home_region(ctx, tensor, false);
+  const size_t n = r.shape.size();
+  if (n == 0) return false;
+  for (size_t d = 0; d + 1 < n; ++d)
+    if (r.shape[d] != 1 && r.strides[d] != r.strides[d + 1] * r.shape[d + 1]) return false;
+  const int64_t len = r.shape.back();
+  const int64_t s = r.strides.back();
+  r.shape = {shape_numel(r.shape) / std::max<int64_t>(len, 1), len};
+  r.strides = {len * s, s};
+  r.origin = {0, 0};
+  out = r;
+  return true;
 }
 
 Region packed(int buffer, int64_t offset, const Region& like, const Box& box) {

@@ -11,6 +11,7 @@
 //                output axis are sliced to the tile's range on that axis (rq.axis is kept, or
 //                moved to the 4-D axis for tensors of rank < 4); scalars stay as they are.
 #include <stdexcept>
+#include <variant>
 
 #include "compiler/schedule/build_internal.h"
 
@@ -101,6 +102,15 @@ std::vector<int64_t> slice_bias(const GemmParams& p, Shape& shape, int64_t m0, i
 
 }  // namespace
 
+Requant* fused_requant(OpParams& p) {
+  return std::visit(
+      [](auto& q) -> Requant* {
+        if constexpr (requires { q.rq; }) return &q.rq;
+        else return nullptr;
+      },
+      p);
+}
+
 TileParams tile_params(const Graph& g, const Node& n, const std::vector<Shape>& in_shapes,
                        const Shape& out_shape, const Box& ob) {
   TileParams t;
@@ -149,9 +159,9 @@ TileParams tile_params(const Graph& g, const Node& n, const std::vector<Shape>& 
       t.params = p;
       break;
     }
-    case OpKind::Add: {
-      AddParams p = n.as<AddParams>();
-      p.rq = slice_rq(p.rq, axis_in_kernel(g, n, p.rq.axis), ob);
+    case OpKind::Add: case OpKind::Mul: case OpKind::Requant: case OpKind::Act: case OpKind::FloatChain: {
+      OpParams p = n.params;
+      if (Requant* rq = fused_requant(p)) *rq = slice_rq(*rq, axis_in_kernel(g, n, rq->axis), ob);
       for (const Shape& s : in_shapes) {
         Box b = ob;
         for (size_t d = 0; d < s.size(); ++d)
@@ -222,8 +232,9 @@ std::vector<ConstVec> const_vectors(const Graph& g, const Node& n, const Shape& 
       break;
     }
     case OpKind::Pool: rq_vecs(n.as<PoolParams>().rq, axis_in_kernel(g, n, n.as<PoolParams>().rq.axis)); break;
-    case OpKind::Add: {
-      const Requant& rq = n.as<AddParams>().rq;
+    case OpKind::Add: case OpKind::Mul: case OpKind::Requant: case OpKind::Act: {
+      OpParams p = n.params;
+      const Requant& rq = *fused_requant(p);
       rq_vecs(rq, axis_in_kernel(g, n, rq.axis));
       break;
     }

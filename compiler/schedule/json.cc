@@ -142,6 +142,7 @@ json command_to(const Command& c) {
     j["outputs"] = outs;
     j["macs"] = c.macs;
     if (c.engine == "mvu") j["unit"] = c.unit;
+    if (c.engine == "aimc") j["aimc_program"] = c.aimc_program;
     if (c.npu_weights) {
       j["npu_weights"] = npu_weights_to(*c.npu_weights);
       j["npu_row0"] = c.npu_row0;
@@ -173,6 +174,7 @@ Command command_from(const In& in) {
     for (const In& v : in.list("outputs")) c.outputs.push_back(view_from(v));
     c.macs = in.get<int64_t>("macs");
     if (c.engine == "mvu") c.unit = in.get<int>("unit");
+    if (c.engine == "aimc") c.aimc_program = in.get<bool>("aimc_program");
     if (in.j.contains("npu_weights")) {
       c.npu_weights = npu_weights_from(in.sub("npu_weights"));
       c.npu_row0 = in.get<int64_t>("npu_row0");

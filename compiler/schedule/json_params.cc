@@ -25,6 +25,8 @@ Requant::Kind rq_kind(const In& in, const std::string& s) {
   in.fail("kind", "unknown requant kind '" + s + "'");
 }
 
+}  // namespace
+
 // ---------------------------------------------------------------- Requant
 json rq_to(const Requant& r) {
   return json{{"kind", rq_kind_name(r.kind)}, {"axis", r.axis}, {"k", r.k}, {"lambda", r.lambda},
@@ -48,6 +50,8 @@ Requant rq_from(const In& in) {
   r.hi = in.get<int64_t>("hi");
   return r;
 }
+
+namespace {
 
 std::vector<double> widen(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
 std::vector<float> narrow(const std::vector<double>& v) {
@@ -95,6 +99,8 @@ struct ParamsWriter {
   json operator()(const DequantizeParams& p) const {
     return {{"axis", p.axis}, {"scale", widen(p.scale)}, {"zp", p.zp}};
   }
+  template <class P>
+  json operator()(const P& p) const { return transformer_params_to(OpParams{p}); }
 };
 
 }  // namespace
@@ -108,7 +114,7 @@ json params_to(const OpParams& p) {
 OpParams params_from(const In& in) {
   const std::string op = in.get<std::string>("op");
   int kind = -1;
-  for (int k = 0; k <= static_cast<int>(OpKind::Dequantize); ++k)
+  for (int k = 0; k <= static_cast<int>(OpKind::FloatChain); ++k)
     if (op == op_name(static_cast<OpKind>(k))) kind = k;
   if (kind < 0) in.fail("op", "unknown op '" + op + "'");
   switch (static_cast<OpKind>(kind)) {
@@ -189,6 +195,7 @@ OpParams params_from(const In& in) {
     case OpKind::Dequantize:
       return DequantizeParams{in.get<int>("axis"), narrow(in.get<std::vector<double>>("scale")),
                               in.get<std::vector<int64_t>>("zp")};
+    default: return transformer_params_from(static_cast<OpKind>(kind), in);
   }
   in.fail("op", "unknown op '" + op + "'");
 }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "kernels/core/dense.h"
 #include "kernels/interpreter/interpreter.h"
 
 namespace edgesim {
@@ -47,6 +48,7 @@ std::pair<int64_t, int64_t> view_extent(DType t, const Shape& shape, const Shape
 }
 
 void copy_values(const View& src, const View& dst) {
+  if (dense::copy_same(src, dst)) return;
   if (dst.dtype == DType::F32) dst.from_f64(src.to_f64());
   else dst.from_ints(src.to_ints());
 }
@@ -105,7 +107,8 @@ std::byte* ScheduleMachine::encoded_bytes(const Placement& p) {
 Tensor ScheduleMachine::read_placement(const Placement& p) {
   if (!p.npu_weights) return read_back(placement_view(p));
   const TensorDesc& d = g_.tensor(p.tensor);
-  return decode_npu_weights(encoded_bytes(p), 0, p.npu_weights->rows, *p.npu_weights).reshaped(d.shape);
+  return npu_logical_weights(decode_npu_weights(encoded_bytes(p), 0, p.npu_weights->rows, *p.npu_weights), *p.npu_weights)
+      .reshaped(d.shape);
 }
 
 View ScheduleMachine::placement_view(const Placement& p) {
@@ -185,12 +188,15 @@ void ScheduleMachine::run_compute(const Command& c, const std::string& who) {
   try {
     // The NPU decodes its weight rows: the reference then runs on the channels of the tile.
     Tensor w;
+    OpParams params = c.params;
     if (c.npu_weights) {
-      if (in.size() != 2 || in[1].shape.size() != 2 || out[0].shape.size() != 4)
+      // A Gemm on the NPU is a 1x1 conv over its rows: the decoded rows are B as [N, K].
+      const bool gemm = std::holds_alternative<GemmParams>(c.params);
+      if (in.size() != 2 || in[1].shape.size() != 2 || out[0].shape.size() != (gemm ? out[0].shape.size() : 4))
         throw std::runtime_error("NPU compute expects inputs x and encoded weight rows and a 4-D output");
       const Tensor all = decode_npu_weights(in[1].base, c.npu_row0, in[1].shape[0], *c.npu_weights);
       const int64_t per = all.numel() / std::max<int64_t>(1, all.shape()[0]);
-      const int64_t nc = out[0].shape[1];
+      const int64_t nc = gemm ? out[0].shape.back() : out[0].shape[1];
       if (c.npu_skip < 0 || c.npu_skip + nc > all.shape()[0])
         throw std::runtime_error(fmt::format("NPU weight rows hold {} channels, the tile needs {} from {}",
                                              all.shape()[0], nc, c.npu_skip));
@@ -198,9 +204,13 @@ void ScheduleMachine::run_compute(const Command& c, const std::string& who) {
       ws[0] = nc;
       w = Tensor(all.dtype(), ws);
       std::memcpy(w.data(), all.data() + c.npu_skip * per * static_cast<int64_t>(dtype_size(all.dtype())), w.nbytes());
+      if (gemm) {
+        w = w.reshaped({nc, per});
+        std::get<GemmParams>(params).trans_b = true;
+      }
       in[1] = w.view();
     }
-    run_reference(c.params, in, out[0], arith_);
+    run_kernel(params, in, out[0], arith_);
   } catch (const std::exception& e) {
     throw std::runtime_error(who + ": " + e.what());
   }

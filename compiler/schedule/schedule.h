@@ -73,7 +73,7 @@ struct Command {
   enum class Kind { Dma, Compute };
   int id = -1;                   // unique, increasing in list order
   Kind kind = Kind::Dma;
-  std::string engine;            // "cluster_dma", "l3_dma", "cluster", "npu", "mvu"
+  std::string engine;            // "cluster_dma", "l3_dma", "cluster", "npu", "aimc", "mvu"
   std::vector<int> deps;         // ids of earlier commands
   std::string note;              // human-readable: "load x tile 3", "compute tile 3/16"
   // A command of the network loop around the layers (an L3 -> L2 copy of a layer's weights that
@@ -102,6 +102,9 @@ struct Command {
   // rows·cols = the output view's H·W; {0, 0}: the output view's own H × W.
   int64_t npu_ho = 0, npu_wo = 0;
   int unit = 0;                  // engine "mvu": which MVU of the array runs the command
+  // engine "aimc": the array does not hold this command's weights (another layer's or another
+  // output-channel tile's are programmed): it writes them first (kernels/aimc/cost.h).
+  bool aimc_program = false;
 };
 
 struct Step {

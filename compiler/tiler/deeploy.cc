@@ -11,7 +11,9 @@
 //
 // Operator constraints: conv — all input channels, Cout tile and its remainder ≥ 8 when
 // Cout ≥ 8; depthwise — output tile ≥ 1 + max pad per spatial dim, channel tile a multiple of
-// 4 when its input is in L3; GEMM/MatMul — K never split, N tile a multiple of 16 when N ≥ 16.
+// 4 when its input is in L3; GEMM/MatMul — K never split, N tile a multiple of 16 when N ≥ 16;
+// rows layers (softmax, norms, activations on sequences) — the last axis whole, iSoftmax's row
+// scratch with coefficient 1 (kernels/softmax/constraints.h).
 // Deviation (docs/tiling.md): input tiles are exactly (h_out − 1)·sh + keh rows (clipped to the
 // input); Deeploy's "input tile divisible by the stride" rounding is not applied.
 // L3->L2: the whole layer in L2 when Σ ceil4 of its tensors fits; otherwise output rows and
@@ -66,11 +68,22 @@ Space make_space(const LayerGeom& s, const Budgets& b, bool input_in_l3) {
     };
     return sp;
   }
-  if (s.kind == OpKind::Add) {
+  if (s.rows) {   // whole rows of the last axis (softmax / norm tile constraints), scratch coefficient 1
+    sp.h = range(1, s.h_out);
+    sp.w = {1};
+    sp.n = {s.cout};
+    sp.mem = [&s, db](int64_t h, int64_t, int64_t n) {
+      return db * (c4(bits_to_bytes(n * h, s.bx)) + (s.inputs() > 1 ? c4(bits_to_bytes(n * h, s.bx2)) : 0) +
+                   c4(bits_to_bytes(n * h, s.by)) + s.n_c * c4(bits_to_bytes(n, s.cb))) +
+             c4(s.transient);
+    };
+    return sp;
+  }
+  if (s.eltwise()) {
     sp.h = range(1, s.h_out);
     sp.n = range(1, s.cout);
     sp.mem = [&s, db](int64_t h, int64_t w, int64_t n) {
-      return db * (c4(bits_to_bytes(n * h * w, s.bx)) + c4(bits_to_bytes(n * h * w, s.bx2)) +
+      return db * (c4(bits_to_bytes(n * h * w, s.bx)) + (s.inputs() > 1 ? c4(bits_to_bytes(n * h * w, s.bx2)) : 0) +
                    c4(bits_to_bytes(n * h * w, s.by)));
     };
     return sp;
@@ -141,7 +154,8 @@ class DeeployPolicy : public TilingPolicy {
 
   LayerTiling tile(const LayerGeom& g, const TilingContext& ctx) const override {
     if (!ctx.spec) throw TilingError("tiling needs a platform", g.node);
-    const Budgets b = policy_budgets(*ctx.spec, "deeploy", ctx.buffering);
+    Budgets b = policy_budgets(*ctx.spec, "deeploy", ctx.buffering);
+    b.l1 -= ctx.l1_slack;
     LayerTiling t;
     t.node = g.node;
     t.policy = name();
@@ -160,9 +174,10 @@ class DeeployPolicy : public TilingPolicy {
     }
     L1Tiling& l = t.l1;
     l.h_out = (*r)[0]; l.w_out = (*r)[1]; l.n_out = (*r)[2];
-    l.h_in = s.kind == OpKind::Gemm || s.kind == OpKind::Add ? l.h_out : in_rows(l.h_out, s.h_out, s.h_in, s.kh, s.dh, s.sh);
-    l.w_in = s.kind == OpKind::Gemm || s.kind == OpKind::Add ? l.w_out : in_rows(l.w_out, s.w_out, s.w_in, s.kw, s.dw, s.sw);
-    l.n_in = s.depthwise || s.kind == OpKind::Add ? l.n_out : s.cin;
+    const bool same = s.kind == OpKind::Gemm || s.rows || s.eltwise();   // input tile = output tile rows
+    l.h_in = same ? l.h_out : in_rows(l.h_out, s.h_out, s.h_in, s.kh, s.dh, s.sh);
+    l.w_in = same ? l.w_out : in_rows(l.w_out, s.w_out, s.w_in, s.kw, s.dw, s.sw);
+    l.n_in = s.depthwise || s.rows || s.eltwise() ? l.n_out : s.cin;
     l.db = b.db;
     l.whole = l.h_out == s.h_out && l.w_out == s.w_out && l.n_out == s.cout;
     l.l1_bytes = sp.mem(l.h_out, l.w_out, l.n_out);
@@ -174,7 +189,7 @@ class DeeployPolicy : public TilingPolicy {
     L3Tiling t;
     t.n_out = g.cout; t.h_out = g.h_out; t.h_in = g.h_in;
     const int64_t whole = g.batch * (c4(g.in_bytes()) + c4(g.out_bytes()) +
-                                     (g.kind == OpKind::Add ? c4(bits_to_bytes(g.cin * g.h_in * g.w_in, g.bx2)) : 0)) +
+                                     (g.inputs() > 1 ? c4(bits_to_bytes(g.cin * g.h_in * g.w_in, g.bx2)) : 0)) +
                           c4(g.weight_bytes()) + (g.has_bias ? c4(bits_to_bytes(g.cout, g.bb)) : 0) +
                           g.n_c * c4(bits_to_bytes(g.cout, g.cb));
     if (whole <= b.l2) return t;
@@ -192,7 +207,7 @@ class DeeployPolicy : public TilingPolicy {
                   ((g.has_bias ? 1 : 0) + g.n_c) * c4(bits_to_bytes(n, g.cb)));
     };
     const int64_t nmin = sp.n.empty() ? 1 : sp.n.front();
-    const bool whole_only = g.batch > 1 || g.kind == OpKind::Add || b.l3 <= 0;   // no L3: all in L2
+    const bool whole_only = g.batch > 1 || g.rows || g.eltwise() || b.l3 <= 0;   // no L3: all in L2
     if (whole_only || l2mem(1, nmin) > b.l2) {
       const int64_t need = whole_only ? whole : l2mem(1, nmin);
       throw TilingError(fmt::format("{}: no L3->L2 tiling fits the L2 budget of {} B under policy deeploy; "

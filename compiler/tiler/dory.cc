@@ -26,7 +26,8 @@ class DoryPolicy : public TilingPolicy {
 
   LayerTiling tile(const LayerGeom& g, const TilingContext& ctx) const override {
     if (!ctx.spec) throw TilingError("tiling needs a platform", g.node);
-    const Budgets b = v2021_ ? dory2021_policy_budgets(*ctx.spec, ctx.graph, g.node) : dory_policy_budgets(*ctx.spec);
+    Budgets b = v2021_ ? dory2021_policy_budgets(*ctx.spec, ctx.graph, g.node) : dory_policy_budgets(*ctx.spec);
+    b.l1 -= ctx.l1_slack;
     const Outcome o = run(g, ctx, b);
     if (o.tiling) return *o.tiling;
     const std::string label = layer_label(ctx.graph, g);

@@ -43,7 +43,7 @@ int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 L1Result dory2021_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads) {
-  if (s.kind == OpKind::Pool || s.kind == OpKind::Add || (s.kind == OpKind::Gemm && !s.weights_const))
+  if (s.kind == OpKind::Pool || s.rows || s.eltwise() || (s.kind == OpKind::Gemm && !s.weights_const))
     return dory_l1(s, b, mem_pads);
   L1Result r;
   const int64_t db = b.db, mb = min_bits_mb(s);

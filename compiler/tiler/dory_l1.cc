@@ -179,13 +179,17 @@ L1Result pool_l1(const LayerGeom& s, const Budgets& b) {
   return r;
 }
 
-// §1.4 addition: all channels, full width, as many rows as fit.
+// §1.4 addition: all channels, full width, as many rows as fit. The same rule tiles every
+// element-wise layer (one input: ratio 1) and the rows layers (all of the last axis, as many rows
+// as fit, plus the per-position constants and the kernel's scratch; no DORY rule exists).
 L1Result add_l1(const LayerGeom& s, const Budgets& b) {
   L1Result r;
-  const int64_t ratio = 1 + (s.bx2 + s.bx - 1) / s.bx;   // ⌈1 + b2/b1⌉
-  const int64_t early = fl8(s.cout * s.n_c * s.cb) + s.in_bytes() * ratio + s.out_bytes();
+  const int64_t ratio = s.inputs() > 1 ? 1 + (s.bx2 + s.bx - 1) / s.bx : 1;   // ⌈1 + b2/b1⌉
+  const int64_t fixed = s.rows ? fl8(s.cout * s.n_c * s.cb) + s.transient : 0;
+  const int64_t early = fl8(s.cout * s.n_c * s.cb) + s.in_bytes() * ratio + s.out_bytes() + s.transient;
   auto mem = [&](int64_t h) {
-    return bits_to_bytes(b.db * s.cout * h * s.w_in, s.bx) * ratio + bits_to_bytes(b.db * s.cout * h * s.w_out, s.by);
+    return bits_to_bytes(b.db * s.cout * h * s.w_in, s.bx) * ratio + bits_to_bytes(b.db * s.cout * h * s.w_out, s.by) +
+           fixed;
   };
   finish(r, early, mem(1));
   if (early <= b.l1) { r.tile = whole_tile(s, early); return r; }
@@ -226,9 +230,9 @@ L1Result matmul_l1(const LayerGeom& s, const Budgets& b) {
 
 L1Result dory_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads) {
   const int64_t pads = mem_pads >= 0 ? mem_pads : s.pt + s.pb;
+  if (s.rows || s.eltwise()) return add_l1(s, b);
   switch (s.kind) {
     case OpKind::Pool: return pool_l1(s, b);
-    case OpKind::Add: return add_l1(s, b);
     case OpKind::Gemm: return s.weights_const ? conv_l1(s, b, pads) : matmul_l1(s, b);
     default: return conv_l1(s, b, pads);
   }

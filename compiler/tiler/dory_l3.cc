@@ -21,7 +21,7 @@ struct Attempt { int db_w, db_o; bool fix_n, fix_h; };
 // not in the 2021 code line, v2021); an Add counts both operands.
 int64_t layer_total(const LayerGeom& g, bool v2021) {
   const int64_t q = g.depthwise && g.kind == OpKind::Conv && !v2021 ? 16 : 1;
-  const int64_t in2 = g.kind == OpKind::Add ? bits_to_bytes(g.cin * g.h_in * g.w_in, g.bx2) : 0;
+  const int64_t in2 = g.inputs() > 1 ? bits_to_bytes(g.cin * g.h_in * g.w_in, g.bx2) : 0;
   return g.batch * (g.in_bytes() + in2 + g.out_bytes()) + q * g.weight_bytes() +
          (g.has_bias ? q * fl8(g.cout * g.bb) : 0) + fl8(g.cout * g.n_c * g.cb);
 }
@@ -145,7 +145,7 @@ std::optional<L3Tiling> pool_l3(const LayerGeom& g, const Budgets& b, bool in_l3
 
 std::optional<L3Tiling> dory_l3(const LayerGeom& g, const Budgets& b, bool input_in_l3, std::string* why) {
   if (b.l3 <= 0) input_in_l3 = false;   // nothing can live in L3
-  const bool w_ok = b.w_cap <= 0 || g.kind == OpKind::Pool || g.kind == OpKind::Add ||
+  const bool w_ok = b.w_cap <= 0 || g.weight_bytes() == 0 ||
                     (g.depthwise ? g.cin * g.kh * g.kw : g.weight_bytes()) <= b.w_cap;
   if (!input_in_l3 && w_ok && layer_total(g, b.v2021) <= b.l2) {
     L3Tiling t;
@@ -157,6 +157,10 @@ std::optional<L3Tiling> dory_l3(const LayerGeom& g, const Budgets& b, bool input
     return std::nullopt;
   }
   if (g.batch > 1) { *why = "batched layer does not fit L2 (no L3 tiling of batches)"; return std::nullopt; }
+  if (g.rows || (g.eltwise() && g.kind != OpKind::Add)) {
+    *why = "no L3->L2 tiling of element-wise and row-wise layers";
+    return std::nullopt;
+  }
   switch (g.kind) {
     case OpKind::Add:
       *why = "no L3->L2 tiling of additions (DORY: 'Add ERROR: no L3-L2 tiling supported')";

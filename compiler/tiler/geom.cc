@@ -8,6 +8,8 @@
 // (rank < 3 shapes are padded with leading 1s, rank > 3 folds into batch).
 #include <fmt/format.h>
 
+#include "compiler/ir/layout_domain.h"
+#include "kernels/softmax/constraints.h"
 #include "compiler/tiler/internal.h"
 
 namespace edgesim {
@@ -96,6 +98,35 @@ void fill_pool(const Graph& gr, int node, LayerGeom& g) {
   g.n_c = count_constants(p.rq);
 }
 
+// The fused requant of an element-wise / rows node (None for softmax, norms, float chains).
+const Requant* node_rq(const Node& n) {
+  switch (n.kind()) {
+    case OpKind::Add: return &n.as<AddParams>().rq;
+    case OpKind::Mul: return &n.as<MulParams>().rq;
+    case OpKind::Requant: return &n.as<RequantParams>().rq;
+    case OpKind::Act: return &n.as<ActParams>().rq;
+    default: return nullptr;
+  }
+}
+
+void fill_rows(const Graph& gr, int node, LayerGeom& g) {
+  const Node& n = gr.nodes[static_cast<size_t>(node)];
+  const TensorDesc& y = gr.tensor(n.outputs.at(0));
+  g.rows = true;
+  g.cin = g.cout = y.shape.back();
+  g.h_in = g.h_out = shape_numel(y.shape) / std::max<int64_t>(1, g.cout);
+  g.depthwise = true;
+  g.groups = g.cin;
+  g.n_in = static_cast<int>(n.inputs.size());
+  g.bx = bits_of(gr.tensor(n.inputs.at(0)).dtype);
+  g.bx2 = n.inputs.size() > 1 ? bits_of(gr.tensor(n.inputs.at(1)).dtype) : g.bx;
+  g.by = bits_of(y.dtype);
+  g.bw = 8;
+  if (n.kind() == OpKind::Softmax) g.transient = softmax_scratch_bytes(n.as<SoftmaxParams>(), g.cout);
+  if (n.kind() == OpKind::Norm) g.n_c = n.as<NormParams>().bias.empty() ? 1 : 2;   // int32 weight (+ bias)
+  else if (const Requant* rq = node_rq(n)) g.n_c = count_constants(*rq);
+}
+
 void fill_add(const Graph& gr, int node, LayerGeom& g) {
   const Node& n = gr.nodes[static_cast<size_t>(node)];
   const TensorDesc& y = gr.tensor(n.outputs.at(0));
@@ -110,7 +141,8 @@ void fill_add(const Graph& gr, int node, LayerGeom& g) {
   g.bx = bits_of(gr.tensor(n.inputs.at(0)).dtype);
   g.bx2 = n.inputs.size() > 1 ? bits_of(gr.tensor(n.inputs.at(1)).dtype) : g.bx;
   g.by = bits_of(y.dtype);
-  g.n_c = count_constants(n.as<AddParams>().rq);
+  g.n_in = static_cast<int>(n.inputs.size());
+  if (const Requant* rq = node_rq(n)) g.n_c = count_constants(*rq);
 }
 
 }  // namespace
@@ -118,7 +150,7 @@ void fill_add(const Graph& gr, int node, LayerGeom& g) {
 int64_t bits_to_bytes(int64_t elems, int64_t bits) { return (elems * bits + 7) / 8; }
 
 int64_t LayerGeom::weight_bytes() const {
-  if (kind == OpKind::Pool || kind == OpKind::Add) return 0;
+  if (kind != OpKind::Conv && kind != OpKind::Gemm) return 0;
   const int64_t per_out = (groups > 0 ? cin / groups : cin) * kh * kw;
   return bits_to_bytes(cout * per_out, bw);
 }
@@ -140,8 +172,14 @@ LayerGeom layer_geom(const Graph& g, int node) {
       case OpKind::Conv: fill_conv(g, node, r); break;
       case OpKind::Gemm: fill_gemm(g, node, r); break;
       case OpKind::Pool: fill_pool(g, node, r); break;
-      case OpKind::Add: fill_add(g, node, r); break;
-      default: unsupported(g, node, "not a layer the tiler handles (conv, gemm, pool, add)");
+      case OpKind::Add: case OpKind::Mul: case OpKind::Requant: case OpKind::Act: case OpKind::FloatChain:
+      case OpKind::Softmax: case OpKind::Norm:
+        if (is_rows_layer(g, node)) fill_rows(g, node, r);
+        else if (n.kind() == OpKind::Softmax || n.kind() == OpKind::Norm)
+          unsupported(g, node, "a row-wise op on an image (HWC) tensor is not tiled");
+        else fill_add(g, node, r);
+        break;
+      default: unsupported(g, node, "not a layer the tiler handles");
     }
   } catch (const TilingError&) {
     throw;
@@ -178,7 +216,8 @@ std::string layer_label(const Graph* g, const LayerGeom& geom) {
                          geom.h_in, geom.w_in, geom.h_out, geom.w_out);
       break;
     default:
-      what = fmt::format("{} {}x{}x{}", op_name(geom.kind), geom.cout, geom.h_out, geom.w_out);
+      what = geom.rows ? fmt::format("{} {} rows x {}", op_name(geom.kind), geom.h_out, geom.cout)
+                       : fmt::format("{} {}x{}x{}", op_name(geom.kind), geom.cout, geom.h_out, geom.w_out);
   }
   return fmt::format("layer {} '{}' ({})", index, name, what);
 }

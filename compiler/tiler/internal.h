@@ -100,6 +100,16 @@ struct NpuTileCandidate {
 std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
                                                   const Budgets& b, bool all_bufferings, int64_t* min_l1 = nullptr);
 
+// DIANA's accelerators (Node::engine "npu" with npu.impl soma, and "aimc"): the policy's L3
+// decision in `base`, DORY-Diana's L1 rules for the tile (soma.cc, aimc.cc).
+LayerTiling soma_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b);
+LayerTiling aimc_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b);
+// Every feasible L1 tile of the same rules in `base`'s L3 slab (the autotuner's candidates).
+std::vector<L1Tiling> soma_candidates(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
+                                      const Budgets& b);
+std::vector<L1Tiling> aimc_candidates(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
+                                      const Budgets& b);
+
 std::unique_ptr<TilingPolicy> make_dory_policy(bool v2021);
 std::unique_ptr<TilingPolicy> make_deeploy_policy();
 

@@ -2,6 +2,7 @@
 //   dory       DORY's current formulation (§1.1–1.5): budgets, constraints, objective, tie-break
 //   dory-2021  the 2021 code line behind DORY's published GAP8 results (§1.7)
 //   deeploy    largest tiles that fit per memory level, with its buffer coefficients (§2)
+//   untiled    no tiling: every layer runs from L2 (Deeploy's untiled Siracusa flow)
 // Policies are exact searches (enumeration with pruning) written in C++; no CP solver.
 #pragma once
 #include <memory>
@@ -22,6 +23,9 @@ struct TilingContext {
   // Policy deeploy sizes its tiles for it, as Deeploy's test flow picks its tiler by it
   // (SBTiler: every buffer coefficient 1; DBTiler: 2; [9] testMVP.py, testUtils/tilingUtils.py).
   int buffering = 0;
+  // Bytes the policy deducts from its L1 budget: tile_graph's re-tiling when the allocator's
+  // 8-byte-aligned placement of a tile's buffers exceeds what the policy counted (docs/tiling.md).
+  int64_t l1_slack = 0;
 };
 
 class TilingPolicy {
@@ -65,6 +69,9 @@ Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy);
 Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy, int buffering);
 
 std::vector<std::string> policy_names();
+// The engine preference a policy runs with: `untiled` runs everything on the cluster (an empty
+// request becomes {"cluster"}; any other engine is std::invalid_argument); others keep `requested`.
+std::vector<std::string> policy_engines(const std::string& policy, const std::vector<std::string>& requested);
 // Throws std::invalid_argument naming the unknown policy and listing the known ones.
 std::unique_ptr<TilingPolicy> make_policy(const std::string& name);
 

@@ -7,7 +7,11 @@
 //   Gemm  A [M, K] x B [K, N] -> [M, N] seen as Cin = K, Cout = N, H = Ho = M, W = Wo = 1, k = 1×1
 //         (batched MatMul: batch = product of leading dims, tiled as an outer loop of whole batches)
 //   Pool  channels C = Cin = Cout
-//   Add   C, H, W of the output; inputs have the same tile
+//   Add   C, H, W of the output; inputs have the same tile (so are Mul / Requant / Act / FloatChain
+//         on image tensors)
+//   rows  a rows layer (compiler/ir/layout_domain.h: softmax, norms, activations, element-wise
+//         ops on sequence tensors) as [R rows, L = last axis]: Cin = Cout = L (never split),
+//         H = Ho = R, W = Wo = 1; the per-position norm weights count as per-channel constants
 // Tiles are given by their OUTPUT extent (n_out, h_out, w_out); the input extent follows from
 // the geometry (input rows = (h_out − 1)·sh + (kh − 1)·dh + 1, clipped at the borders; padding
 // only on border tiles). Tiles are enumerated Cout (outer) → H → W (inner); the last tile along
@@ -40,6 +44,17 @@ struct LayerGeom {
   int n_c = 0;                   // number of per-channel requant constants present (k, λ): 0..2
   int cb = 32;                   // bits of each constant (DORY BNRelu_bits)
   bool weights_const = true;     // Gemm with a runtime B operand (MatMul of two activations): false
+  bool rows = false;             // a rows layer (see above)
+  int n_in = 0;                  // runtime inputs of an element-wise / rows layer; 0: by kind (inputs())
+  int64_t transient = 0;         // L1 scratch of the kernel, bytes (iSoftmax: one row buffer per core)
+
+  int inputs() const { return n_in > 0 ? n_in : (kind == OpKind::Add || kind == OpKind::Mul ? 2 : 1); }
+  // Element-wise geometry (C, H, W of the output, both inputs the same tile): Add, Mul,
+  // Requant, Act, FloatChain on image tensors; rows layers have their own rule.
+  bool eltwise() const {
+    return !rows && (kind == OpKind::Add || kind == OpKind::Mul || kind == OpKind::Requant ||
+                     kind == OpKind::Act || kind == OpKind::FloatChain);
+  }
 
   int64_t weight_bytes() const;  // Cout·(Cin/g)·kh·kw·bw/8 (Gemm: K·N·bw/8)
   int64_t in_bytes() const;      // Cin·H·W·bx/8 (per batch element)

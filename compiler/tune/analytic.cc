@@ -66,7 +66,7 @@ int64_t analytic_cycles(const Graph& g, int node, const LayerTiling& t, const Pl
   e.fork = spec.cluster.cost.t_fork;
   if (!L.tileable) {   // whole-tensor step: one kernel on the home buffers, one fork
     std::vector<Shape> out{g.tensor(g.nodes[static_cast<size_t>(node)].outputs[0]).shape};
-    return e.fork + cluster_kernel_cost(L.lean, L.whole_in, out, e.workers).cycles;
+    return e.fork + cluster_kernel_cost(L.lean, L.whole_in, out, e.workers, {0, e.deeploy}).cycles;
   }
   return step_cycles(L, t, e);
 }

@@ -65,7 +65,7 @@ Dma l1_copy(Env& e, const Shape& ext, const Shape& src, const Shape& dst, int64_
     const CopyCost c = memo_copy(e, false, p.count, addr, to_l1, gather_ch);
     r.issue += e.split_issue ? memo_copy(e, true, p.count, 0, true, gather_ch).issue : c.issue;
     if (e.simple)
-      r.transfer += e.tx.setup + static_cast<int64_t>(std::ceil(
+      r.transfer += e.tx.setup + (e.tx.ext_latency ? e.tx.l2_latency : 0) + static_cast<int64_t>(std::ceil(
                                      static_cast<double>(p.count[0] * p.count[1] * p.count[2]) / e.simple_bpc));
     else
       r.transfer += c.transfer;

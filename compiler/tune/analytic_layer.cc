@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ir/layout_domain.h"
 #include "compiler/schedule/build_internal.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/analytic_layer.h"
@@ -45,7 +46,12 @@ Layer make_layer(const Graph& g, int node, const LayerTiling& t, const PlatformS
   L.gemm = L.kind == OpKind::Gemm;
   const Shape& os = g.tensor(n.outputs.at(0)).shape;
   for (int id : n.inputs) L.whole_in.push_back(g.tensor(id).shape);
-  if (n.outputs.size() != 1 || (L.gemm && (n.inputs.size() != 2 || g.tensor(n.inputs[0]).shape.size() < 2 ||
+  // The analytic model follows the conv / pool / add / gemm tiles only; the row-wise and other
+  // element-wise layers are costed as one whole kernel (their candidates are told apart by the
+  // simulating evaluator).
+  const bool modelled = L.kind == OpKind::Conv || L.kind == OpKind::Pool || L.kind == OpKind::Add || L.gemm;
+  if (!modelled || is_rows_layer(g, node) ||
+      n.outputs.size() != 1 || (L.gemm && (n.inputs.size() != 2 || g.tensor(n.inputs[0]).shape.size() < 2 ||
                                            g.tensor(n.inputs[1]).shape.size() < 2 || os.size() < 2)) ||
       (!L.gemm && (os.size() > 4 || os.empty()))) {
     L.tileable = false;

@@ -13,6 +13,7 @@
 #include "compiler/schedule/json.h"
 #include "compiler/schedule/json_internal.h"
 #include "compiler/tune/network_tune.h"
+#include "compiler/tune/accel_tuner.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/hash.h"
 
@@ -23,19 +24,23 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kFormatVersion = 2;   // bump when an entry's fields change (2: L3 options, network plans)
+constexpr int kFormatVersion = 3;   // bump when an entry's fields change (2: L3 options, network plans on one
+                                    // branch, objective and energy on the other; 3: both)
 
 json result_to(const LayerTuneResult& r) {
   json j{{"name", r.name},         {"has_dory", r.has_dory},       {"has_deeploy", r.has_deeploy},
          {"dory_cycles", r.dory_cycles}, {"deeploy_cycles", r.deeploy_cycles}, {"tuned_cycles", r.tuned_cycles},
          {"evaluator", r.evaluator}, {"ranked", r.ranked},         {"simulated", r.simulated},
-         {"tau", r.tau},           {"tuned", tiling_to_json(r.tuned)}};
+         {"tau", r.tau},           {"tuned", tiling_to_json(r.tuned)},
+         {"objective", r.objective}, {"tuned_energy_pj", r.tuned_energy_pj}, {"fastest_cycles", r.fastest_cycles},
+         {"fastest_energy_pj", r.fastest_energy_pj}, {"why", r.why}};
   if (r.has_dory) j["dory"] = tiling_to_json(r.dory);
   if (r.has_deeploy) j["deeploy"] = tiling_to_json(r.deeploy);
   json opts = json::array();
   for (const TunedOption& o : r.options)
     opts.push_back({{"kind", o.option.kind}, {"slab_bytes", o.option.slab_bytes}, {"l2_bytes", o.option.l2_bytes},
-                    {"tiling", tiling_to_json(o.tiling)}, {"cycles", o.cycles}, {"analytic", o.analytic}});
+                    {"tiling", tiling_to_json(o.tiling)}, {"cycles", o.cycles}, {"analytic", o.analytic},
+                    {"energy_pj", o.energy_pj}});
   j["options"] = opts;
   j["tau_l3"] = r.tau_l3;
   return j;
@@ -54,6 +59,11 @@ LayerTuneResult result_from(const json& j) {
   r.simulated = j.at("simulated").get<size_t>();
   r.tau = j.at("tau").get<double>();
   r.tuned = tiling_from_json(j.at("tuned"));
+  r.objective = j.at("objective").get<std::string>();
+  r.tuned_energy_pj = j.at("tuned_energy_pj").get<double>();
+  r.fastest_cycles = j.at("fastest_cycles").get<int64_t>();
+  r.fastest_energy_pj = j.at("fastest_energy_pj").get<double>();
+  r.why = j.at("why").get<std::string>();
   if (r.has_dory) r.dory = tiling_from_json(j.at("dory"));
   if (r.has_deeploy) r.deeploy = tiling_from_json(j.at("deeploy"));
   for (const json& o : j.at("options")) {
@@ -65,6 +75,7 @@ LayerTuneResult result_from(const json& j) {
     t.option.l2_bytes = o.at("l2_bytes").get<int64_t>();
     t.cycles = o.at("cycles").get<int64_t>();
     t.analytic = o.at("analytic").get<int64_t>();
+    t.energy_pj = o.at("energy_pj").get<double>();
     r.options.push_back(t);
   }
   r.tau_l3 = j.at("tau_l3").get<double>();
@@ -128,8 +139,9 @@ std::string network_key(const Graph& g, const PlatformSpec& spec, const TuneOpti
     for (int t : *list) h.word(static_cast<uint64_t>(t));
   // The search itself (network_tune.cc) is part of the key: a plan from another version of it
   // is not reused.
-  return fmt::format("network-v{}{}|{:016x}|{:016x}|k{}|{}|{}", kNetworkSearchVersion, opt.change_graph ? "" : "-fixed-graph", h.value(), platform_hash(spec), opt.top_k,
-                     opt.simulator ? opt.simulator->name() : "analytic", net_evaluator);
+  // The objective of the layers' choices is part of it too (the plan is chosen by cycles).
+  return fmt::format("network-v{}{}|{:016x}|{:016x}|k{}|{}|{}|{}", kNetworkSearchVersion, opt.change_graph ? "" : "-fixed-graph", h.value(), platform_hash(spec), opt.top_k,
+                     opt.simulator ? opt.simulator->name() : "analytic", net_evaluator, opt.objective);
 }
 
 std::string layer_signature(const Graph& g, int node, const TilingContext& ctx, const AnalyticContext& actx) {
@@ -147,8 +159,9 @@ std::string layer_signature(const Graph& g, int node, const TilingContext& ctx, 
   return sig.dump();
 }
 
-std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator) {
-  return fmt::format("{:016x}|k{}|{}|{}", platform_hash(spec), top_k, evaluator, signature);
+std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator,
+                     const std::string& objective) {
+  return fmt::format("{:016x}|k{}|{}|{}|{}", platform_hash(spec), top_k, evaluator, objective, signature);
 }
 
 TuneCache::TuneCache(std::string path) : path_(std::move(path)) {
@@ -224,7 +237,7 @@ void TuneCache::write() const {
 LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                                   const AnalyticContext& actx, const TuneOptions& opt, TuneCache& cache) {
   const std::string key = tune_key(layer_signature(g, node, ctx, actx), spec, opt.top_k,
-                                   opt.simulator ? opt.simulator->name() : "analytic");
+                                   opt.simulator ? opt.simulator->name() : "analytic", opt.objective);
   if (auto hit = cache.find(key)) {
     hit->node = node;
     hit->name = g.nodes.at(static_cast<size_t>(node)).name;
@@ -232,7 +245,8 @@ LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext&
     for (TunedOption& o : hit->options) o.tiling.node = node;
     return *hit;
   }
-  LayerTuneResult r = tune_layer(g, node, ctx, spec, actx, opt);
+  LayerTuneResult r = is_diana_accel_layer(g, node, spec) ? tune_accel_layer(g, node, ctx, spec, actx, opt)
+                                                           : tune_layer(g, node, ctx, spec, actx, opt);
   cache.put(key, r);
   return r;
 }
@@ -246,12 +260,14 @@ std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec
   std::vector<LayerTuneResult> out;
   for (int node : g.layer_nodes()) {
     if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (as tile_graph)
+    // A RISC-V host (DIANA) runs its layers on whole tensors in L2: nothing to tile or tune.
+    if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
     LayerTuneResult r = tune_layer_cached(g, node, ctx, spec, actx, opt, cache);
     if (activations_in_l2 && r.tuned.l3.output_in_l3) {
       const TunedOption* best = nullptr;
       for (const TunedOption& o : r.options)
         if (!o.tiling.l3.output_in_l3 && (!best || o.cycles < best->cycles)) best = &o;
-      if (best) r.tuned = best->tiling, r.tuned_cycles = best->cycles;
+      if (best) r.tuned = best->tiling, r.tuned_cycles = best->cycles, r.tuned_energy_pj = best->energy_pj;
     }
     ctx.input_in_l3 = r.tuned.l3.output_in_l3;
     out.push_back(std::move(r));

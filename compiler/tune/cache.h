@@ -2,7 +2,7 @@
 // settings), so re-tuning a network, or tuning it again inside a sweep, reuses the work.
 // The layer signature is the node's op and params, its tensors' shapes and dtypes and the
 // network context it was tuned in (input in L3, constants in L3): equal layers of different
-// networks share entries. The file is JSON ({"format": "edgesim-tune-cache", "version": 1,
+// networks share entries. The file is JSON ({"format": "edgesim-tune-cache", "version": 3,
 // "entries": {key: result}}), written atomically after every new entry; a damaged or foreign
 // file is an error naming it (delete it to start over). A cache of another format version
 // (another edgesim) is warned about, left untouched and not used.
@@ -40,18 +40,22 @@ class TuneCache {
 inline constexpr int kNetworkSearchVersion = 4;
 
 // Key of a network plan: FNV-1a of the graph's nodes (op, params, engine, weight home) and
-// tensors (dtype, shape, constant or not), the platform hash, K and both evaluators' names.
+// tensors (dtype, shape, constant or not), the platform hash, K, both evaluators' names and the
+// layers' objective.
 std::string network_key(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt, const std::string& net_evaluator);
 
-// Key of one tuning: signature + platform hash + K + the evaluator's name.
-std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator);
+// Key of one tuning: signature + platform hash + K + the evaluator's name + the objective.
+std::string tune_key(const std::string& signature, const PlatformSpec& spec, size_t top_k, const std::string& evaluator,
+                     const std::string& objective = "cycles");
 
-// tune_layer through the cache: a hit is returned (cached = true), a miss tuned and stored.
+// tune_layer (tune_accel_layer for DIANA's accelerator layers) through the cache: a hit is
+// returned (cached = true), a miss tuned and stored.
 LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                                   const AnalyticContext& actx, const TuneOptions& opt, TuneCache& cache);
 
 // Every layer node of g in order (MVU layers aside, as tile_graph), threading "input in L3" from
-// each tuned choice (as tile_graph does); the tuned tilings are results[i].tuned. With
+// each tuned choice (as tile_graph does); the tuned tilings are results[i].tuned. Layers of a
+// RISC-V host (cluster.impl riscv_host) are skipped: they run on whole tensors, untiled. With
 // activations_in_l2 each layer's choice is the best of its options that keep the output in L2
 // when there is one (the next layer is then tuned with its input in L2).
 std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt,

@@ -63,7 +63,7 @@ namespace {
 // an L3-tiled layer), which the slab geometry alone cannot show.
 int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_per_slab) {
   const bool gemm = s.kind == OpKind::Gemm;
-  const int64_t C = s.cout, H = s.h_out, W = gemm ? 1 : s.w_out;
+  const int64_t C = s.cout, H = s.h_out, W = gemm || s.rows ? 1 : s.w_out;
   const int64_t tc = t.whole ? C : pick_ext(t.n_out, C);
   const int64_t th = t.whole ? H : pick_ext(t.h_out, H);
   const int64_t tw = t.whole ? W : pick_ext(t.w_out, W);
@@ -72,7 +72,10 @@ int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_pe
   auto bytes = [](int64_t elems, int bits) { return (elems * bits + 7) / 8; };
 
   int64_t x = 0, x2 = 0, w = 0;
-  if (gemm) {
+  if (s.rows) {   // whole rows: x (and x2) as the output tile
+    x = bytes(tc * th, s.bx);
+    if (s.inputs() > 1) x2 = bytes(tc * th, s.bx2);
+  } else if (gemm) {
     x = bytes(th * s.cin, s.bx);
     w = bytes(tc * s.cin, s.bw);
   } else {
@@ -83,9 +86,9 @@ int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_pe
       const int64_t g = std::max<int64_t>(s.groups, 1);
       ch = g > 1 ? tc / std::max<int64_t>(s.cout / g, 1) * (s.cin / g) : s.cin;
     }
-    if (s.kind == OpKind::Add) {
+    if (s.eltwise()) {
       x = bytes(tc * th * tw, s.bx);
-      x2 = bytes(tc * th * tw, s.bx2);
+      if (s.inputs() > 1) x2 = bytes(tc * th * tw, s.bx2);
     } else {
       x = bytes(ch * rows * cols, s.bx);
     }
@@ -104,6 +107,7 @@ int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_pe
   for (int64_t i = 0; i < nw && w > 0; ++i) bufs.push_back(w);
   for (int64_t i = 0; i < nx; ++i) bufs.push_back(y);
   for (int64_t i = 0; i < nc && c > 0; ++i) bufs.push_back(c);
+  if (s.transient > 0) bufs.push_back(s.transient);   // not allocated by the builder; reserved
   return l1_high_water(std::move(bufs));
 }
 
@@ -148,14 +152,16 @@ std::vector<Candidate> enumerate_candidates(const Graph& g, int node, const Laye
   const bool gemm = s.kind == OpKind::Gemm;
   int64_t unit = 1;
   if (s.kind == OpKind::Conv && !s.depthwise && s.groups > 1) unit = s.cout / s.groups;
-  const std::vector<int64_t> ns = channel_list(s.cout, unit), hs = row_list(s.h_out);
+  const std::vector<int64_t> ns = s.rows ? std::vector<int64_t>{s.cout} : channel_list(s.cout, unit);
+  const std::vector<int64_t> hs = row_list(s.h_out);
   const bool cout_slabs = base.l3.n_out > 0 && base.l3.n_out < geom.cout;
-  const std::vector<int64_t> ws = gemm ? std::vector<int64_t>{1} : col_list(s.w_out);
+  const bool flat = gemm || s.rows;   // [.., rows, cols] tiles: no W
+  const std::vector<int64_t> ws = flat ? std::vector<int64_t>{1} : col_list(s.w_out);
   std::vector<Candidate> out;
   for (int64_t n : ns)
     for (int64_t h : hs)
       for (int64_t w : ws) {
-        const bool whole = n == s.cout && h == s.h_out && w == (gemm ? 1 : s.w_out);
+        const bool whole = n == s.cout && h == s.h_out && w == (flat ? 1 : s.w_out);
         for (int db : {2, 1}) {
           if (db == 2 && whole) continue;
           Candidate c;
@@ -164,11 +170,11 @@ std::vector<Candidate> enumerate_candidates(const Graph& g, int node, const Laye
           t.node = node;
           t.policy = "tuned";
           t.l3 = base.l3;
-          t.l1.n_out = n, t.l1.h_out = h, t.l1.w_out = gemm ? 1 : w;
+          t.l1.n_out = n, t.l1.h_out = h, t.l1.w_out = flat ? 1 : w;
           t.l1.n_in = s.cin;
           // Nominal input extent of a tile (the tiler's convention; the builder derives windows itself).
-          t.l1.h_in = gemm ? h : std::min(s.h_in, (h - 1) * s.sh + (s.kh - 1) * s.dh + 1);
-          t.l1.w_in = gemm ? 1 : std::min(s.w_in, (w - 1) * s.sw + (s.kw - 1) * s.dw + 1);
+          t.l1.h_in = flat ? h : std::min(s.h_in, (h - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+          t.l1.w_in = flat ? 1 : std::min(s.w_in, (w - 1) * s.sw + (s.kw - 1) * s.dw + 1);
           if (s.kind != OpKind::Conv || s.depthwise) t.l1.n_in = gemm ? s.cin : n;
           else if (s.groups > 1) t.l1.n_in = n / unit * (s.cin / s.groups);
           t.l1.db = db;

@@ -7,6 +7,9 @@
 
 #include "compiler/tune/network_tune.h"
 #include "platforms/loader/budgets.h"
+#include "compiler/tune/accel_tuner.h"
+#include "compiler/tune/cache.h"
+#include "compiler/tune/tuner.h"
 
 namespace edgesim {
 
@@ -47,6 +50,7 @@ NetworkTuneResult tune_network_with_settings(const Graph& g, const PlatformSpec&
   opt.top_k = ts.top_k;
   opt.simulator = sim.get();
   opt.change_graph = engines;
+  opt.objective = ts.objective;   // each layer's choice; the network plan itself is chosen by cycles
   opt.engines = allowed;
   return tune_network(g, spec, opt, net.get(), tune_cache());
 }

@@ -22,6 +22,7 @@ struct TuneSettings {
   std::string cache_path;   // "" = no cache file (default: default_tune_cache_path())
   size_t top_k = 8;
   int jobs = 1;             // worker processes of the simulating evaluator
+  std::string objective = "cycles";   // objective.h (`edgesim tune --objective`)
   std::function<std::unique_ptr<Evaluator>(int jobs)> make_simulator;   // empty: analytic only
   std::function<std::unique_ptr<NetworkEvaluator>(int jobs)> make_network_simulator;   // empty: none
 };

@@ -149,23 +149,35 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   for (size_t i : pick) batch.push_back(cands[i]);
   Evaluator& ev = opt.simulator ? *opt.simulator : static_cast<Evaluator&>(analytic);
   r.evaluator = ev.name();
-  const std::vector<int64_t> cyc = ev.cycles(g, node, batch, spec, actx);
+  r.objective = opt.objective;
+  const std::vector<Score> sc = ev.scores(g, node, batch, spec, actx);
   r.simulated = batch.size();
   size_t k = 0;
-  if (r.has_dory) r.dory_cycles = cyc[k++];
-  if (r.has_deeploy) r.deeploy_cycles = cyc[k++];
+  if (r.has_dory) r.dory_cycles = sc[k++].cycles;
+  if (r.has_deeploy) r.deeploy_cycles = sc[k++].cycles;
 
-  size_t best = SIZE_MAX;
+  size_t best = SIZE_MAX, fastest = SIZE_MAX;
   std::vector<int64_t> a, sv;
   r.options.resize(options.size());
   for (size_t o = 0; o < options.size(); ++o) r.options[o].option = options[o];
+  std::vector<size_t> opt_best(options.size(), SIZE_MAX);   // option -> its best batch index by the objective
   for (size_t i = n_flow; i < batch.size(); ++i) {
-    if (cyc[i] < 0) continue;
+    if (sc[i].cycles < 0) continue;
+    if (opt.objective != "cycles" && !sc[i].has_energy())
+      throw TilingError("tune --objective " + opt.objective + ": the evaluator '" + ev.name() +
+                            "' gives no energy (the platform needs an energy section and the simulator)",
+                        node);
     const size_t c = pick[i - n_flow];
     TunedOption& to = r.options[opt_of[c]];
-    if (opt_of[c] == 0) a.push_back(est[c]), sv.push_back(cyc[i]);
-    if (to.cycles < 0 || cyc[i] < to.cycles) to.tiling = batch[i].tiling, to.cycles = cyc[i], to.analytic = est[c];
-    if (best == SIZE_MAX || cyc[i] < cyc[best]) best = i;
+    if (opt_of[c] == 0) a.push_back(est[c]), sv.push_back(sc[i].cycles);
+    size_t& ob = opt_best[opt_of[c]];
+    if (ob == SIZE_MAX || better(sc[i], sc[ob], opt.objective)) {
+      ob = i;
+      to.tiling = batch[i].tiling, to.cycles = sc[i].cycles, to.analytic = est[c];
+      to.energy_pj = sc[i].has_energy() ? sc[i].total_pj() : -1;
+    }
+    if (fastest == SIZE_MAX || better(sc[i], sc[fastest], "cycles")) fastest = i;
+    if (best == SIZE_MAX || better(sc[i], sc[best], opt.objective)) best = i;
   }
   r.tau = kendall_tau(a, sv);
   std::vector<int64_t> oa, os;
@@ -184,7 +196,11 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
     throw TilingError("layer " + std::to_string(node) + " '" + r.name + "': no candidate tiling of the tuned flow is feasible",
                       node);
   r.tuned = batch[best].tiling;
-  r.tuned_cycles = cyc[best];
+  r.tuned_cycles = sc[best].cycles;
+  r.tuned_energy_pj = sc[best].has_energy() ? sc[best].total_pj() : -1;
+  r.fastest_cycles = sc[fastest].cycles;
+  r.fastest_energy_pj = sc[fastest].has_energy() ? sc[fastest].total_pj() : -1;
+  if (best != fastest) r.why = explain_choice(sc[best], sc[fastest]);
   r.options.erase(std::remove_if(r.options.begin(), r.options.end(), [](const TunedOption& o) { return o.cycles < 0; }),
                   r.options.end());
   return r;

@@ -4,7 +4,9 @@
 // and the results flow back up to one reducer (the minimum simulated cycles; ties keep the
 // earlier candidate). DORY's and Deeploy's own choices are always simulated and always among
 // the candidates, so the tuned layer is never slower than the faster of the two *as evaluated
-// here* (the same evaluator, the same network context).
+// here* (the same evaluator, the same network context). With an objective other than cycles
+// (objective.h) the reducer minimises the simulated energy or energy x cycles instead, and the
+// result keeps the fastest candidate's figures and one line saying why the choice differs.
 //
 // Reference figures per layer: `dory` = DORY's tiling run as DORY's flow runs it (its loop
 // conventions, the platform's buffering); `deeploy` likewise with Deeploy's conventions; `tuned`
@@ -26,6 +28,7 @@ struct TuneOptions {
   Evaluator* simulator = nullptr;     // null: the analytic evaluator decides alone
   std::vector<std::string> engines;   // engines a layer may move to (engine_tune.h); empty: the platform's
   bool change_graph = true;           // the network level may reorder branches and move layers between engines
+  std::string objective = "cycles";   // objective.h; energy/edp need an evaluator that gives energy
 };
 
 // One L3 decision of a layer (l3_options.h) with its best simulated L1 tiling.
@@ -34,6 +37,7 @@ struct TunedOption {
   LayerTiling tiling;            // the best simulated candidate under this option
   int64_t cycles = -1;           // its simulated cycles (-1: no candidate feasible)
   int64_t analytic = -1;         // its analytic estimate
+  double energy_pj = -1;         // its simulated energy (-1: not simulated); the option's best is by the objective
 };
 
 struct LayerTuneResult {
@@ -53,6 +57,11 @@ struct LayerTuneResult {
   std::vector<TunedOption> options;
   double tau_l3 = 1;
   bool cached = false;                // taken from the tune cache
+  std::string objective = "cycles";   // what the choice minimised
+  double tuned_energy_pj = -1;        // the tuned candidate's simulated energy (-1: not simulated)
+  int64_t fastest_cycles = -1;        // the fastest tuned-flow candidate (= tuned under "cycles")
+  double fastest_energy_pj = -1;
+  std::string why;                    // when tuned is not the fastest: explain_choice(tuned, fastest)
 };
 
 // Tunes one layer (ctx.input_in_l3 as threaded by tile_graph). Throws TilingError when neither

@@ -24,9 +24,12 @@ struct ConvParams {
   std::vector<int64_t> w_zp;     // empty, 1 or Cout entries
   Requant rq;                    // Kind::None: y is the int32 accumulator
 
-  // Output size along one axis for an input of size `in` (ONNX floor semantics).
+  // Output size along one axis for an input of size `in` (ONNX floor semantics): 0 when the
+  // dilated kernel is larger than the padded input (C++ division would round -1/2 up to 0 and
+  // give 1, a window reading past the input).
   static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t dil, int64_t pb, int64_t pe) {
-    return (in + pb + pe - dil * (k - 1) - 1) / stride + 1;
+    const int64_t span = in + pb + pe - dil * (k - 1) - 1;
+    return span < 0 ? 0 : span / stride + 1;
   }
   bool depthwise(int64_t cin, int64_t cout) const { return groups > 1 && groups == cin && groups == cout; }
 };

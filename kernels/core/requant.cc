@@ -6,16 +6,6 @@
 
 namespace edgesim {
 
-int64_t round_half_even(double v) { return static_cast<int64_t>(std::nearbyint(v)); }
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
 int64_t Requant::channels() const {
   size_t n = 1;
   for (size_t s : {k.size(), lambda.size(), scale.size()})
@@ -35,23 +25,34 @@ void Requant::validate(int64_t n) const {
   if (kind == Kind::Float && scale.empty()) throw std::invalid_argument("float requant without scale");
 }
 
-int64_t Requant::apply(int64_t acc, int64_t c, ArithMode mode) const {
+ChannelRequant Requant::channel(int64_t c, ArithMode mode) const {
+  ChannelRequant r;
+  r.lo = lo;
+  r.hi = hi;
   switch (kind) {
     case Kind::None:
-      return clamp64(acc, lo, hi);
-    case Kind::Integer: {
-      const int64_t kk = k.size() == 1 ? k[0] : k[c];
-      const int64_t ll = lambda.size() == 1 ? lambda[0] : lambda[c];
-      const int64_t v = (kk * acc + ll) * mul;
-      if (div > 0 && mode == ArithMode::Exact) return clamp64(floor_div(v, div), lo, hi);
-      return clamp64((v + round) >> shift, lo, hi);
-    }
-    case Kind::Float: {
-      const double s = scale.size() == 1 ? scale[0] : scale[c];
-      return clamp64(round_half_even(static_cast<double>(acc) * s) + zp, lo, hi);
-    }
+      r.kind = 0;
+      break;
+    case Kind::Integer:
+      r.k = k.size() == 1 ? k[0] : k[c];
+      r.lambda = lambda.size() == 1 ? lambda[0] : lambda[c];
+      r.mul = mul;
+      if (div > 0 && mode == ArithMode::Exact) {
+        r.kind = 2;
+        r.div = div;
+      } else {
+        r.kind = 1;
+        r.round = round;
+        r.shift = shift;
+      }
+      break;
+    case Kind::Float:
+      r.kind = 3;
+      r.scale = scale.size() == 1 ? scale[0] : scale[c];
+      r.zp = zp;
+      break;
   }
-  return 0;
+  return r;
 }
 
 std::string Requant::str() const {

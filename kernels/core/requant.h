@@ -8,16 +8,46 @@
 // scale are scalars (size 1) or one entry per index along the axis. Everything is evaluated in
 // int64 (DIALECTS.md §0 rule 2); the float form computes in double from the float32 scales.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace edgesim {
 
+// Round half to even (ONNX rne); std::nearbyint in the default rounding mode.
+inline int64_t round_half_even(double v) { return static_cast<int64_t>(std::nearbyint(v)); }
+// ⌊a/b⌋ for b > 0
+inline int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+inline int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
 // Arithmetic used when a Requant carries an exact divisor `div` (NEMO, DIALECTS.md §1.4).
 //   Exact:     divide by div (the golden model; reproduces the NEMO goldens).
 //   DoryShift: use `>> shift` as DORY does on target (may be 1 LSB lower).
 enum class ArithMode { Exact, DoryShift };
+
+// A Requant resolved for one channel and mode: the per-channel vectors looked up once, so a
+// kernel can apply it to a row of accumulators of that channel. Requant::apply is defined by
+// it, so both paths compute the same bits.
+struct ChannelRequant {
+  int kind = 0;                // 0: none (clamp only), 1: integer shift, 2: exact divisor, 3: float
+  int64_t k = 1, lambda = 0, mul = 1, round = 0, div = 0, zp = 0, lo = INT64_MIN, hi = INT64_MAX;
+  int shift = 0;
+  double scale = 0;
+
+  int64_t operator()(int64_t acc) const {
+    switch (kind) {
+      case 0: return clamp64(acc, lo, hi);
+      case 1: return clamp64(((k * acc + lambda) * mul + round) >> shift, lo, hi);
+      case 2: return clamp64(floor_div((k * acc + lambda) * mul, div), lo, hi);
+      default: return clamp64(round_half_even(static_cast<double>(acc) * scale) + zp, lo, hi);
+    }
+  }
+};
 
 struct Requant {
   enum class Kind { None, Integer, Float };
@@ -39,7 +69,9 @@ struct Requant {
 
   bool enabled() const { return kind != Kind::None; }
   // Applies the requant to one accumulator whose output index along `axis` is c.
-  int64_t apply(int64_t acc, int64_t c, ArithMode mode = ArithMode::Exact) const;
+  int64_t apply(int64_t acc, int64_t c, ArithMode mode = ArithMode::Exact) const { return channel(c, mode)(acc); }
+  // The requant of channel c (index along axis; any c when the vectors are scalars).
+  ChannelRequant channel(int64_t c, ArithMode mode = ArithMode::Exact) const;
   // Number of channels the vectors hold (1 when all are scalars).
   int64_t channels() const;
   // Checks sizes against the channel count along axis (n); throws std::invalid_argument.
@@ -48,9 +80,5 @@ struct Requant {
   std::string str() const;
 };
 
-// Round half to even (ONNX rne); std::nearbyint in the default rounding mode.
-int64_t round_half_even(double v);
-int64_t floor_div(int64_t a, int64_t b);   // ⌊a/b⌋ for b > 0
-int64_t clamp64(int64_t v, int64_t lo, int64_t hi);
 
 }  // namespace edgesim

@@ -89,6 +89,14 @@ AxisIndex::AxisIndex(const Shape& s, int64_t axis) {
   for (size_t i = axis + 1; i < s.size(); ++i) inner *= s[i];
 }
 
+View view_4d(const View& v) {
+  if (v.rank() != 3) return v;
+  View r = v;
+  r.shape = {v.shape[0], v.shape[1], 1, v.shape[2]};
+  r.strides = {v.strides[0], v.strides[1], v.shape[2] * v.strides[2], v.strides[2]};
+  return r;
+}
+
 void store_ints_checked(const View& y, const std::vector<int64_t>& v) {
   if (static_cast<int64_t>(v.size()) != y.numel())
     throw std::logic_error("store: " + std::to_string(v.size()) + " values for output " + shape_str(y.shape));

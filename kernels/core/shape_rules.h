@@ -38,6 +38,10 @@ struct AxisIndex {
   int64_t operator()(int64_t flat) const { return dim == 1 ? 0 : (flat / inner) % dim; }
 };
 
+// A rank-3 view [N, C, L] (1-D conv / pool) as the rank-4 view [N, C, 1, L] the conv and pool
+// kernels take; other ranks pass through.
+View view_4d(const View& v);
+
 // Writes row-major int64 values through a view, checking that each one fits the view's
 // dtype (the golden model must never wrap silently). Throws std::range_error naming the
 // first offending value and its position.

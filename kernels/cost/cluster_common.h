@@ -64,6 +64,54 @@ inline KernelCost make_cost(const ClusterSpec& cl, std::string kernel,
   return k;
 }
 
+// ---- Row-wise and Deeploy-structured kernels (kernels/{softmax,norm,act,reduce,fakequant},
+// kernels/gemm/cost_deeploy, kernels/layout/cost_cluster) ----
+
+// Per-core work: cycles with every memory access at the L1 latency, and how many accesses to the
+// operands' memory the core makes. A kernel whose operands sit in L2 (policy `untiled`, whole-
+// tensor steps) pays `mem_latency` more cycles per access: a core's load or store to L2 stalls
+// for the cluster -> L2 round trip (platforms' l2.latency_from_cluster; GVSoC models no L2
+// bandwidth limit, [2], PLATFORMS.md).
+struct Work {
+  int64_t cycles = 0;
+  int64_t accesses = 0;
+  Work& operator+=(const Work& o) { cycles += o.cycles, accesses += o.accesses; return *this; }
+  Work operator*(int64_t n) const { return {cycles * n, accesses * n}; }
+  Work operator+(const Work& o) const { return {cycles + o.cycles, accesses + o.accesses}; }
+  int64_t charged(int64_t mem_latency) const { return cycles + accesses * mem_latency; }
+};
+
+// Stall of an integer division on the cluster cores as GVSoC models it ([61] gvsoc-core
+// models/cpu/iss/include/isa/rv32m.hpp, non-Snitch cores): clz(divisor) + 3 cycles for a positive
+// divisor (div and divu alike), plus the issue cycle.
+inline int64_t div_cycles(int64_t divisor) {
+  if (divisor == 0) return 2;
+  const auto d = static_cast<uint32_t>(divisor > 0 ? divisor : -divisor);
+  return (d == 0 ? 32 : __builtin_clz(d)) + 3 + 1;
+}
+
+// Deeploy's PULP kernels split n items as chunk = ⌈n/NC⌉ per core (the same rule as share()):
+// iRMSNorm's positions, RQSiHardswish / Mul / UniformRequantShift elements.
+// iSoftmax (PULPSoftmax_*): cores 0..NC-2 take ⌊n/NC⌋ rows each and the last core the rest.
+inline int64_t share_last(int64_t n, int64_t parts, int64_t c) {
+  if (n <= 0 || parts <= 0) return 0;
+  const int64_t base = n / parts;
+  return c < parts - 1 ? base : n - base * (parts - 1);
+}
+// Transpose (PULPTransposeTemplate): ⌊n/NC⌋ per core, the first n mod NC cores one more.
+inline int64_t share_spread(int64_t n, int64_t parts, int64_t c) {
+  if (n <= 0 || parts <= 0) return 0;
+  return n / parts + (c < n % parts ? 1 : 0);
+}
+
+// A KernelCost from per-core work, each core's work charged at `mem_latency`.
+inline KernelCost work_cost(const ClusterSpec& cl, std::string kernel, const std::vector<Work>& per_core,
+                            int64_t mem_latency, int64_t calls = 1) {
+  std::vector<int64_t> t;
+  for (const Work& w : per_core) t.push_back(w.charged(mem_latency));
+  return make_cost(cl, std::move(kernel), t, calls);
+}
+
 // Product of a shape's extents (1 for rank 0); negative extents count as 0.
 inline int64_t elements(const std::vector<int64_t>& shape) {
   int64_t n = 1;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kernels/core/shape_rules.h"
+#include "kernels/gemm/operand.h"
 #include "kernels/reference.h"
 
 namespace edgesim {
@@ -23,19 +24,10 @@ struct Operand {
   std::vector<int64_t> data;   // [batch][rows][cols], zero point removed
 };
 
-// Reads operand v into an Operand. `k_last`: the K axis is the last axis of v (A without
-// trans, B with trans); otherwise the two trailing axes are swapped. A 1-D operand [K] is one
-// row of K either way (for A the M axis, for B the N axis, has size 1). zp has 1 or rows entries.
+// Reads operand v (gemm_operand_view) into an Operand. zp has 1 or rows entries.
 Operand load_operand(const View& v, bool k_last, const std::vector<int64_t>& zp) {
   Operand o;
-  View t = v;
-  if (t.rank() == 1) {   // [K] -> one row [1, K]
-    t.shape = {1, v.shape[0]};
-    t.strides = {0, v.strides[0]};
-  } else if (!k_last) {  // swap the last two axes so K is last
-    std::swap(t.shape[t.rank() - 1], t.shape[t.rank() - 2]);
-    std::swap(t.strides[t.rank() - 1], t.strides[t.rank() - 2]);
-  }
+  const View t = gemm_operand_view(v, k_last);
   o.batch.assign(t.shape.begin(), t.shape.end() - 2);
   o.rows = t.shape[t.rank() - 2];
   o.cols = t.shape[t.rank() - 1];
@@ -66,17 +58,7 @@ void gemm_reference(const GemmParams& p, const View& a, const View& b, const Vie
   const std::vector<int64_t> a_batch = broadcast_source_index(A.batch, batch);
   const std::vector<int64_t> b_batch = broadcast_source_index(B.batch, batch);
 
-  // Bias as a full [M, N] matrix (bias_shape broadcasts onto it).
-  std::vector<int64_t> bias(static_cast<size_t>(M * N), 0);
-  if (!p.bias.empty()) {
-    const Shape bs = p.bias_shape.empty() && p.bias.size() > 1 ? Shape{static_cast<int64_t>(p.bias.size())}
-                                                               : p.bias_shape;
-    if (shape_numel(bs) != static_cast<int64_t>(p.bias.size()))
-      throw std::invalid_argument("gemm: bias has " + std::to_string(p.bias.size()) +
-                                  " values for bias_shape " + shape_str(bs));
-    const std::vector<int64_t> src = broadcast_source_index(bs, {M, N});
-    for (size_t i = 0; i < bias.size(); ++i) bias[i] = p.bias[src[i]];
-  }
+  const std::vector<int64_t> bias = gemm_bias_matrix(p, M, N);
 
   const AxisIndex chan(y.shape, p.rq.axis);
   p.rq.validate(chan.dim);

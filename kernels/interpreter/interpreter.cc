@@ -12,22 +12,10 @@
 #include <variant>
 #include <type_traits>
 
+#include "kernels/core/shape_rules.h"
 #include "kernels/reference.h"
 
 namespace edgesim {
-
-namespace {
-
-// [N, C, L] -> [N, C, 1, L]; rank-4 views pass through.
-View as_4d(const View& v) {
-  if (v.rank() != 3) return v;
-  View r = v;
-  r.shape = {v.shape[0], v.shape[1], 1, v.shape[2]};
-  r.strides = {v.strides[0], v.strides[1], v.shape[2] * v.strides[2], v.strides[2]};
-  return r;
-}
-
-}  // namespace
 
 Tensor convert_graph_input(const TensorDesc& d, const Tensor& t, size_t index) {
   const std::string who = "graph input " + std::to_string(index) + " '" + d.name + "'";
@@ -58,11 +46,11 @@ void run_reference(const OpParams& params, const std::vector<View>& in, const Vi
   std::visit(
       [&](const auto& p) {
         using P = std::decay_t<decltype(p)>;
-        if constexpr (std::is_same_v<P, ConvParams>) { need(2); conv_reference(p, as_4d(in[0]), as_4d(in[1]), as_4d(out), mode); }
+        if constexpr (std::is_same_v<P, ConvParams>) { need(2); conv_reference(p, view_4d(in[0]), view_4d(in[1]), view_4d(out), mode); }
         else if constexpr (std::is_same_v<P, GemmParams>) { need(2); gemm_reference(p, in[0], in[1], out, mode); }
         else if constexpr (std::is_same_v<P, AddParams>) { need(2); add_reference(p, in[0], in[1], out, mode); }
         else if constexpr (std::is_same_v<P, MulParams>) { need(2); mul_reference(p, in[0], in[1], out, mode); }
-        else if constexpr (std::is_same_v<P, PoolParams>) { need(1); pool_reference(p, as_4d(in[0]), as_4d(out), mode); }
+        else if constexpr (std::is_same_v<P, PoolParams>) { need(1); pool_reference(p, view_4d(in[0]), view_4d(out), mode); }
         else if constexpr (std::is_same_v<P, ClipParams>) { need(1); clip_reference(p, in[0], out); }
         else if constexpr (std::is_same_v<P, RequantParams>) { need(1); requant_reference(p, in[0], out, mode); }
         else if constexpr (std::is_same_v<P, PadParams>) { need(1); pad_reference(p, in[0], out); }
@@ -71,6 +59,12 @@ void run_reference(const OpParams& params, const std::vector<View>& in, const Vi
         else if constexpr (std::is_same_v<P, TransposeParams>) { need(1); transpose_reference(p, in[0], out); }
         else if constexpr (std::is_same_v<P, QuantizeParams>) { need(1); quantize_reference(p, in[0], out); }
         else if constexpr (std::is_same_v<P, DequantizeParams>) { need(1); dequantize_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, SoftmaxParams>) { need(1); softmax_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, NormParams>) { need(1); norm_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, ActParams>) { need(1); act_reference(p, in[0], out, mode); }
+        else if constexpr (std::is_same_v<P, MeanParams>) { need(1); mean_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, GatherParams>) { need(1); gather_reference(p, in[0], out); }
+        else if constexpr (std::is_same_v<P, FloatChainParams>) { need(1); float_chain_reference(p, in[0], out); }
       },
       params);
 }
@@ -131,7 +125,7 @@ InterpreterResult interpret(const Graph& g, const std::vector<Tensor>& inputs, c
     const TensorDesc& od = g.tensor(oid);
     Tensor out(od.dtype, od.shape);
     try {
-      run_reference(n.params, in, out.view(), opt.mode);
+      run_kernel(n.params, in, out.view(), opt.mode, opt.kernels);
     } catch (const std::exception& e) {
       throw std::runtime_error(who + ": " + e.what());
     }

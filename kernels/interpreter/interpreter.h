@@ -10,8 +10,13 @@
 
 namespace edgesim {
 
+// The kernels that compute a node: the optimised ones where they apply (kernels/optimized.h)
+// and the reference elsewhere, or the reference kernels only (the oracle; --reference-kernels).
+enum class KernelSet { Optimized, Reference };
+
 struct InterpreterOptions {
   ArithMode mode = ArithMode::Exact;
+  KernelSet kernels = KernelSet::Optimized;
   bool keep_all = true;          // keep every intermediate tensor (needed for per-layer checks)
 };
 
@@ -31,6 +36,11 @@ InterpreterResult interpret(const Graph& g, const std::vector<Tensor>& inputs,
 // ([N, C, L]) are presented to the kernels as [N, C, 1, L].
 void run_reference(const OpParams& params, const std::vector<View>& in, const View& out,
                    ArithMode mode = ArithMode::Exact);
+
+// run_reference, except that Conv, Gemm, pooling and Add run their optimised kernel when it
+// applies (same bits) and `set` is Optimized. The interpreter and the schedule executors use it.
+void run_kernel(const OpParams& params, const std::vector<View>& in, const View& out,
+                ArithMode mode = ArithMode::Exact, KernelSet set = KernelSet::Optimized);
 
 // Checks a graph input's shape and converts it to the declared dtype; a fractional or
 // out-of-range value is an error naming the input (index, name) and the flat index.

@@ -30,4 +30,11 @@ struct TransposeParams {
   std::string relayout;
 };
 
+// Gather with one scalar index (ONNX Gather, index tensor of rank 0): the slice at `index` of
+// `axis`, that axis removed from the output (Deeploy ICCT: the class token, axis 1).
+struct GatherParams {
+  int64_t axis = 0;              // normalised to [0, rank)
+  int64_t index = 0;             // normalised to [0, shape[axis])
+};
+
 }  // namespace edgesim

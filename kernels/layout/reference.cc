@@ -101,3 +101,22 @@ void transpose_reference(const TransposeParams& p, const View& x, const View& y)
 }
 
 }  // namespace edgesim
+
+namespace edgesim {
+
+void gather_reference(const GatherParams& p, const View& x, const View& y) {
+  if (p.axis < 0 || p.axis >= x.rank() || p.index < 0 || p.index >= x.shape[static_cast<size_t>(p.axis)])
+    throw std::invalid_argument("gather: axis " + std::to_string(p.axis) + " index " + std::to_string(p.index) +
+                                " out of range for " + shape_str(x.shape));
+  Shape expect = x.shape;
+  expect.erase(expect.begin() + p.axis);
+  if (expect != y.shape)
+    throw std::invalid_argument("gather: output shape " + shape_str(y.shape) + ", expected " + shape_str(expect));
+  View slice = x;   // the slice at `index`, axis dropped: same strides without that axis
+  slice.base = x.ptr(p.index * x.strides[static_cast<size_t>(p.axis)]);
+  slice.shape.erase(slice.shape.begin() + p.axis);
+  slice.strides.erase(slice.strides.begin() + p.axis);
+  store_ints_checked(y, slice.to_ints());
+}
+
+}  // namespace edgesim

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/npu/program_cost.h"
+
 namespace edgesim {
 namespace {
 
@@ -75,7 +77,7 @@ NpuCost ne16_job_cost(const NpuJob& j, const NpuSpec& n) {
   c.subtiles = n_sp;
   c.blocks = n_sp * (nb + (kr > 0 ? 1 : 0));
   c.steps = c.blocks * n_in;
-  c.config = n.cfg_cycles;
+  c.config = npu_program_cycles(n, j.first_of_layer);
   c.cycles = c.load + c.matrixvec + c.epilogue + c.streamout + c.config;
   c.macs = npu_job_macs(j);
   return c;

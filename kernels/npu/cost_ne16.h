@@ -6,8 +6,8 @@
 // the scale width come from NpuSpec (platforms/gap9.yaml). Pure functions; same NpuJob/NpuCost
 // as the N-EUREKA model (cost_neureka.h). docs/npu.md lists the formulas.
 //
-// Deviations, all documented: cycles also include npu.cfg_cycles (register programming, not in
-// DORY's model; NpuCost::config); `quantize = false` drops the nq term; job.w_bits does not
+// Deviations, all documented: cycles also include the core's programming (npu.cfg_cycles, and
+// npu.layer_cycles on a layer's first job: program_cost.h; not in DORY's model; NpuCost::config); `quantize = false` drops the nq term; job.w_bits does not
 // change the figure (the model is 8-bit serial); stride only enters through Ho × Wo.
 #pragma once
 #include <cstdint>

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/npu/program_cost.h"
+
 namespace edgesim {
 namespace {
 
@@ -141,7 +143,7 @@ NpuCost neureka_job_cost(const NpuJob& j, const NpuSpec& npu) {
   c.subtiles = cdiv(j.ho, npu.pe_h) * cdiv(j.wo, npu.pe_w);
   c.blocks = c.subtiles * cdiv(j.ko, block);
   c.steps = c.blocks * steps;
-  c.config = kJobEnd + npu.cfg_cycles;
+  c.config = kJobEnd + npu_program_cycles(npu, j.first_of_layer);
   c.cycles = c.load + c.matrixvec + c.epilogue + c.streamout + c.config;
   c.macs = npu_job_macs(j);
   return c;

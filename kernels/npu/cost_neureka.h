@@ -36,6 +36,7 @@ struct NpuJob {
   bool per_channel_shift = true;   // NORM_SHIFT state / NE16 shift term
   bool bias = true;                // NORM_BIAS state / NE16 bias term
   bool quantize = true;            // norm/quant epilogue on (off: raw accumulators out)
+  bool first_of_layer = false;     // the layer's first job: its config adds npu.layer_cycles
 };
 
 // Cycles of one job and where they go; cycles == load + matrixvec + epilogue + streamout + config.
@@ -45,7 +46,7 @@ struct NpuCost {
   int64_t matrixvec = 0;   // N-EUREKA: MATRIXVEC_PREPARE + MATRIX_VECTOR; NE16: mv + upd
   int64_t epilogue = 0;    // norm/quant states (shift, multiply, bias)
   int64_t streamout = 0;   // output stream-out
-  int64_t config = 0;      // register programming (npu.cfg_cycles) + job end
+  int64_t config = 0;      // programming by the core (npu.cfg_cycles [+ layer_cycles], program_cost.h) + job end
   int64_t subtiles = 0, blocks = 0, steps = 0;  // spatial subtiles, output blocks, input steps (totals)
   int64_t macs = 0;        // useful multiply-accumulates of the job
   std::string kernel;      // "neureka_3x3", "ne16_1x1", ...

@@ -66,6 +66,8 @@ void check_geom(const char* where, const NpuWeightGeom& g) {
   if (g.k != op_kernel(g.op))
     fail(where, std::string("k ") + std::to_string(g.k) + " does not match op " + npu_op_name(g.op));
   const NpuWeightGeom e = make_geom(where, g.impl, g.op, g.ko, g.ki, g.w_bits);
+  if (g.logical != NpuWeightGeom::Logical::Conv && (g.op != NpuOp::Conv1x1 || g.impl != "neureka"))
+    fail(where, "a Gemm's weights map to N-EUREKA's 1x1 layout only");
   if (e.ki != g.ki || e.rows != g.rows || e.row_bytes != g.row_bytes ||
       e.channels_per_row != g.channels_per_row)
     fail(where, std::string("inconsistent ") + g.impl + " " + npu_op_name(g.op) +
@@ -118,9 +120,16 @@ NpuWeightGeom npu_weight_geom(const NpuSpec& npu, NpuOp op, int64_t ko, int64_t 
   return g;
 }
 
-std::vector<std::byte> encode_npu_weights(const View& w, const NpuWeightGeom& g) {
+std::vector<std::byte> encode_npu_weights(const View& w0, const NpuWeightGeom& g) {
   const char* where = "encode_npu_weights";
   check_geom(where, g);
+  View w = w0;   // a Gemm's B as the 1x1 conv weights [N, K, 1, 1]
+  if (g.logical != NpuWeightGeom::Logical::Conv) {
+    if (w0.rank() != 2) fail(where, "Gemm weights " + shape_str(w0.shape) + " are not 2-D");
+    const bool kn = g.logical == NpuWeightGeom::Logical::GemmKN;
+    w.shape = {w0.shape[kn ? 1 : 0], w0.shape[kn ? 0 : 1], 1, 1};
+    w.strides = {w0.strides[kn ? 1 : 0], w0.strides[kn ? 0 : 1], 0, 0};
+  }
   if (!dtype_is_int(w.dtype)) fail(where, std::string("weights of dtype ") + dtype_name(w.dtype));
   const Shape want = {g.ko, g.ki, g.k, g.k};
   if (w.shape != want)
@@ -182,6 +191,16 @@ Tensor decode_npu_weights(const std::byte* data, int64_t r0, int64_t n_rows, con
       }
   }
   return t;
+}
+
+Tensor npu_logical_weights(const Tensor& decoded, const NpuWeightGeom& g) {
+  if (g.logical == NpuWeightGeom::Logical::Conv) return decoded;
+  const Tensor nk = decoded.reshaped({g.ko, g.ki});
+  if (g.logical == NpuWeightGeom::Logical::GemmNK) return nk;
+  Tensor kn(nk.dtype(), {g.ki, g.ko});
+  for (int64_t n = 0; n < g.ko; ++n)
+    for (int64_t k = 0; k < g.ki; ++k) kn.set_int(k * g.ko + n, nk.get_int(n * g.ki + k));
+  return kn;
 }
 
 }  // namespace edgesim

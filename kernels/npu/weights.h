@@ -46,6 +46,10 @@ struct NpuWeightGeom {
   int64_t rows = 0;            // encoded rows: dense = ko (one per output channel); depthwise = ceil(ko/G)
   int64_t row_bytes = 0;       // bytes per row
   int64_t channels_per_row = 1;// dense 1; depthwise G (28 neureka, 16 ne16)
+  // The graph's logical weight tensor: a conv's [ko, ki, k, k], or a Gemm's B lowered to a 1x1
+  // conv (Deeploy's RequantizedGemmToPwPass): [ko = N, ki = K] with trans_b, [K, N] without.
+  enum class Logical { Conv, GemmNK, GemmKN };
+  Logical logical = Logical::Conv;
   int64_t bytes() const { return rows * row_bytes; }
 };
 
@@ -53,11 +57,14 @@ struct NpuWeightGeom {
 // Depthwise accepts ki == 1 (per-group weight shape) or ki == ko (NpuJob convention); the
 // geometry always records ki = 1.
 NpuWeightGeom npu_weight_geom(const NpuSpec& npu, NpuOp op, int64_t ko, int64_t ki, int64_t w_bits);
-// w: logical weights [Cout, Cin/g, k, k] (any integer dtype View, may be strided). Returns geom.bytes() bytes.
+// w: logical weights [Cout, Cin/g, k, k] (or a Gemm's B, g.logical) (any integer dtype View, may be strided). Returns geom.bytes() bytes.
 // Throws std::invalid_argument for a shape other than [ko, ki, k, k], a non-integer dtype, an
 // inconsistent geometry, or a weight outside the signed w_bits range (naming the channel).
 std::vector<std::byte> encode_npu_weights(const View& w, const NpuWeightGeom& g);
 // Decodes n_rows encoded rows that start at `data` (which is row r0 of the layer's encoding) into the logical weights of the output channels those rows hold, as an I8 Tensor: dense [n_rows, ki, k, k]; depthwise [min(n_rows*G, ko - r0*G), 1, 3, 3]. Throws std::invalid_argument if r0/n_rows are out of range.
 Tensor decode_npu_weights(const std::byte* data, int64_t r0, int64_t n_rows, const NpuWeightGeom& g);
+// A whole layer's decoded weights [ko, ki, k, k] in the graph's logical shape (g.logical): a Gemm's
+// B as [N, K] or [K, N].
+Tensor npu_logical_weights(const Tensor& decoded, const NpuWeightGeom& g);
 
 }  // namespace edgesim

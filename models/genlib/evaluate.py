@@ -6,6 +6,9 @@ fused pattern:
 - RequantShift is DIALECTS.md §3.2: clamp((x*mul + add + div/2) >> log2(div), lo, hi);
 - AveragePool gives the exact window mean (float64) and Mul(k*k) turns it back into the
   integer window sum; RequantShift then requires an integral input;
+- float graphs holding integers (the DIANA networks: Cast, Conv, Div(2^s), Floor, Clip) run as
+  the ONNX specification states, every node rounding once to float32 (exact: their values stay
+  below 2^24, which the builder asserts);
 - QDQ graphs run in float32 as the ONNX specification states (DequantizeLinear
   (q - zp) * s, QuantizeLinear saturate(rint(x / s) + zp)); float Conv/Gemm/pooling
   accumulate exactly in float64 and round once to float32 at the node output.
@@ -177,6 +180,41 @@ def _attr(x):
     return v
 
 
+def _add(ins, a):
+    x, y = np.asarray(ins[0]), np.asarray(ins[1])
+    if _is_float(x) or _is_float(y):   # float containers: one rounding to float32
+        return (x.astype(np.float64) + y.astype(np.float64)).astype(np.float32)
+    return _i64(x) + _i64(y)
+
+
+def _cast(ins, a):
+    """Cast between float and integer containers; an integer target must hold every value (the
+    generator never relies on a wrapping or rounding cast)."""
+    dt = _DECLARED[a["to"]]
+    x = np.asarray(ins[0])
+    if dt.kind == "f":
+        return x.astype(dt)
+    v = _i64(x)
+    info = np.iinfo(dt)
+    if v.size and (v.min() < info.min or v.max() > info.max):
+        raise ValueError(f"Cast to {dt} would change values")
+    return v.astype(dt)
+
+
+def _div(ins, a):
+    """Float Div (true division, rounded once to float32); integer Div is not used."""
+    if not _is_float(ins[0]):
+        raise ValueError("integer Div not used by the generator")
+    return (np.asarray(ins[0]).astype(np.float64) / np.asarray(ins[1]).astype(np.float64)).astype(np.float32)
+
+
+def _clip(ins, a):
+    x = np.asarray(ins[0])
+    lo = ins[1] if len(ins) > 1 and ins[1] is not None else None
+    hi = ins[2] if len(ins) > 2 and ins[2] is not None else None
+    return np.clip(x, lo, hi).astype(x.dtype)
+
+
 def _flatten(ins, a):
     x = np.asarray(ins[0])
     ax = a.get("axis", 1)
@@ -185,11 +223,12 @@ def _flatten(ins, a):
 
 OPS = {
     "Conv": _conv, "Gemm": _gemm, "RequantShift": _requant_shift,
-    "Add": lambda ins, a: _i64(ins[0]) + _i64(ins[1]),
+    "Add": _add,
     "Mul": _mul, "AveragePool": _avg_pool, "MaxPool": _max_pool,
     "GlobalAveragePool": _global_avg_pool, "Relu": lambda ins, a: np.maximum(ins[0], 0),
     "DequantizeLinear": _dequantize, "QuantizeLinear": _quantize, "Flatten": _flatten,
-    "Reshape": _reshape,
+    "Reshape": _reshape, "Cast": _cast, "Div": _div, "Clip": _clip,
+    "Floor": lambda ins, a: np.floor(np.asarray(ins[0])),
 }
 
 

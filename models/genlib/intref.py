@@ -12,14 +12,16 @@ import numpy as np
 
 
 def conv(x, w, stride=1, pad=0, group=1):
-    """x int [C, H, W], w int [O, C/group, k, k] -> int64 [O, Ho, Wo]."""
+    """x int [C, H, W], w int [O, C/group, kh, kw] -> int64 [O, Ho, Wo]; pad an int or
+    (top/bottom, left/right)."""
+    ph, pw = (pad, pad) if isinstance(pad, int) else pad
     c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     assert c == cg * group and o % group == 0, (x.shape, w.shape, group)
-    xp = np.zeros((c, h + 2 * pad, wd + 2 * pad), np.int64)
-    xp[:, pad:pad + h, pad:pad + wd] = x
-    ho = (h + 2 * pad - kh) // stride + 1
-    wo = (wd + 2 * pad - kw) // stride + 1
+    xp = np.zeros((c, h + 2 * ph, wd + 2 * pw), np.int64)
+    xp[:, ph:ph + h, pw:pw + wd] = x
+    ho = (h + 2 * ph - kh) // stride + 1
+    wo = (wd + 2 * pw - kw) // stride + 1
     cols = np.empty((c, kh, kw, ho, wo), np.int64)
     for i in range(kh):
         for j in range(kw):

@@ -1,6 +1,7 @@
 """Validates the golden evaluator (evaluate.py) against golden data it did not produce:
 - the ONNX backend node tests of Debian libonnx-testdata for every op the generated files
-  use (QuantizeLinear/DequantizeLinear incl. per-axis, Conv, Gemm, pools, Relu, Flatten);
+  use (QuantizeLinear/DequantizeLinear incl. per-axis, Conv, Gemm, pools, Relu, Flatten, and
+  the float Add, Div, Floor, Clip of the DIANA networks);
 - the Deeploy CNN models under shared/networks (RequantShift, Conv incl. depthwise, Add,
   MaxPool, Gemm), read in place.
 Absent data sets are reported as skipped. Run with `models/generate.py --selftest`.
@@ -18,7 +19,7 @@ NODE_TESTS = ["quantizelinear", "quantizelinear_axis", "dequantizelinear",
               "dequantizelinear_axis", "basic_conv_with_padding", "conv_with_strides_padding",
               "gemm_transposeB", "maxpool_2d_default", "maxpool_2d_strides",
               "averagepool_2d_default", "averagepool_2d_strides", "globalaveragepool",
-              "relu", "flatten_axis1"]
+              "relu", "flatten_axis1", "add", "div", "floor", "clip", "clip_inbounds"]
 DEEPLOY = ["miniMobileNet", "miniMobileNetv2", "CNN_Linear2", "MLPerf/ImageClassification",
            "MLPerf/KeywordSpotting", "MLPerf/VisualWakeWords", "MLPerf/AnomalyDetection"]
 

@@ -33,6 +33,11 @@ DeeployBudgets deeploy_budgets(const PlatformSpec& s) {
 
 PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy) {
   PlatformSpec s = spec;
+  // DORY's flows (every policy but Deeploy's) built without -flto: PULP-NN's requantisation
+  // helpers live in pulp_nn_utils.c, so every requantised output is a call.
+  const bool deeploy = policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy";
+  if (!deeploy && s.budgets.dory.present && !s.budgets.dory.lto && s.cluster.cost.present)
+    s.cluster.cost.c_rq += s.cluster.cost.c_rq_call;
   const KernelLibraryCostSpec& lib = spec.budgets.deeploy.cost;
   if (policy != "deeploy" || !lib.present || !s.cluster.cost.present) return s;
   ClusterCostSpec& c = s.cluster.cost;

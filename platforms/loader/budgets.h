@@ -32,9 +32,11 @@ DeeployBudgets deeploy_budgets(const PlatformSpec& spec);
 
 // The platform as a deployment flow sees it: under policy `deeploy`, the keys of
 // budgets.deeploy.cost (the cluster kernel library Deeploy links on this chip, e.g. GAP9's
-// prebuilt pulp-nn-mixed) replace those of cluster.cost; every other policy, and a platform
-// without that section, get `spec` unchanged. Callers that pick a policy for a spec (run,
-// validate, sweep) apply it once, before tiling and timing.
+// prebuilt pulp-nn-mixed) replace those of cluster.cost. Under DORY's flows (every other
+// policy), budgets.dory.lto false (the application built without -flto) adds
+// cluster.cost.c_rq_call to c_rq: each requantised output is a call of PULP-NN's helper. Otherwise
+// `spec` is unchanged. Callers that pick a policy for a spec (run, validate, sweep) apply it
+// once, before tiling and timing.
 PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy);
 
 }  // namespace edgesim

@@ -83,8 +83,9 @@ std::string describe_platform(const PlatformSpec& s) {
       out += fmt::format("\n[{}]\n", prefix.empty() ? "platform" : prefix);
     }
     auto it = s.origin.find(d.key);
-    out += fmt::format("  {:<34} {:<28} {}\n", d.key, schema::format_value(d, s),
-                       it == s.origin.end() ? "" : it->second);
+    std::string value = schema::format_value(d, s);
+    if (auto f = s.follows.find(d.key); f != s.follows.end()) value += " (auto = " + f->second + ")";
+    out += fmt::format("  {:<34} {:<28} {}\n", d.key, value, it == s.origin.end() ? "" : it->second);
   }
 
   out += "\nUsable budgets\n" + budgets_text(s);

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "platforms/loader/derived.h"
 #include "platforms/loader/loader_internal.h"
 #include "platforms/loader/schema.h"
 #include "platforms/loader/units.h"
@@ -112,6 +113,10 @@ void assign(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
       throw UnitError(fmt::format("'{}' is not one of: {}", x, join(d.choices)));
   };
   try {
+    if (!d.auto_from.empty() && t == "auto") {   // resolved by resolve_derived() once all keys are read
+      *std::get<int64_t*>(f) = kAutoBudget;
+      return;
+    }
     switch (d.kind) {
       case Kind::Int: *std::get<int64_t*>(f) = parse_int(t); break;
       case Kind::Cycles: *std::get<int64_t*>(f) = parse_cycles(t); break;
@@ -121,6 +126,8 @@ void assign(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
       case Kind::Address: *std::get<int64_t*>(f) = parse_address(t); break;
       case Kind::Bandwidth: *std::get<double*>(f) = parse_bandwidth(t); break;
       case Kind::Real: *std::get<double*>(f) = parse_bandwidth(t); break;
+      case Kind::Energy: *std::get<double*>(f) = parse_energy_pj(t); break;
+      case Kind::Power: *std::get<double*>(f) = parse_power_w(t); break;
       case Kind::Bool: *std::get<bool*>(f) = parse_bool(t); break;
       case Kind::String: *std::get<std::string*>(f) = t; break;
       case Kind::Enum: check_choice(t); *std::get<std::string*>(f) = t; break;
@@ -228,7 +235,9 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
     }
   }
 
+  detail::resolve_derived(spec);
   detail::validate_spec(spec, where);
+  detail::report_contradictions(spec);
   return spec;
 }
 

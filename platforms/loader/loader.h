@@ -31,6 +31,10 @@ PlatformSpec load_platform(const std::string& path, const std::vector<std::strin
 // section; then the derived usable budgets and the selected implementations.
 std::string describe_platform(const PlatformSpec& spec);
 
+// What each override changed, in order (platform key, derived `auto` values, usable budgets) and
+// the report of an override that does not take effect; "" without overrides (override_effects.cc).
+std::string describe_overrides(const std::string& path, const std::vector<std::string>& overrides);
+
 // Stable 64-bit FNV-1a hash of every key in effect and its exact value (description and
 // provenance excluded). Equal specs hash equally across runs and machines; for cache keys.
 uint64_t platform_hash(const PlatformSpec& spec);

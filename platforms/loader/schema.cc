@@ -21,6 +21,7 @@ std::vector<SectionDef> build_sections() {
       SECTION("cluster.event_unit", cluster.event_unit.present),
       SECTION("cluster.icache", cluster.icache.present),
       SECTION("cluster.cost", cluster.cost.present),
+      SECTION("cluster.host_cost", cluster.host_cost.present),
       SECTION("cluster.dma", cluster.dma.present),
       SECTION("fc", fc.present),
       SectionDef{"l1", nullptr},
@@ -38,6 +39,7 @@ std::vector<SectionDef> build_sections() {
       SECTION("budgets.deeploy", budgets.deeploy.present),
       SECTION("budgets.deeploy.cost", budgets.deeploy.cost.present),
       SectionDef{"fidelity", nullptr},
+      SECTION("energy", energy.present),
   };
 }
 
@@ -61,6 +63,7 @@ const std::vector<KeyDef>& keys() {
     add_soc_keys(k);
     add_engine_keys(k);
     add_budget_keys(k);
+    add_energy_keys(k);
     return k;
   }();
   return table;
@@ -104,6 +107,8 @@ const char* kind_name(Kind k) {
     case Kind::StrList: return "list of names";
     case Kind::IntList: return "list of integers";
     case Kind::Address: return "address";
+    case Kind::Energy: return "energy";
+    case Kind::Power: return "power";
   }
   return "value";
 }
@@ -122,9 +127,12 @@ std::string format_value(const KeyDef& d, const PlatformSpec& cs, bool canonical
   auto& s = const_cast<PlatformSpec&>(cs);
   FieldRef f = d.field(s);
   switch (d.kind) {
-    case Kind::Int: return std::to_string(*std::get<int64_t*>(f));
+    case Kind::Int:
+      if (!d.auto_from.empty() && *std::get<int64_t*>(f) == kAutoBudget) return "auto";
+      return std::to_string(*std::get<int64_t*>(f));
     case Kind::Cycles: {
       int64_t v = *std::get<int64_t*>(f);
+      if (!d.auto_from.empty() && v == kAutoBudget) return "auto";
       return canonical ? std::to_string(v) : fmt::format("{} cycle{}", v, v == 1 ? "" : "s");
     }
     case Kind::SizeOrAuto:
@@ -153,6 +161,14 @@ std::string format_value(const KeyDef& d, const PlatformSpec& cs, bool canonical
       return join(items);
     }
     case Kind::Address: return format_address(*std::get<int64_t*>(f));
+    case Kind::Energy: {
+      double v = *std::get<double*>(f);
+      return canonical ? format_number(v) : format_energy_pj(v);
+    }
+    case Kind::Power: {
+      double v = *std::get<double*>(f);
+      return canonical ? format_number(v) : format_power_w(v);
+    }
   }
   return "";
 }

@@ -23,7 +23,7 @@
 namespace edgesim::schema {
 
 enum class Kind { Int, Cycles, Size, SizeOrAuto, Freq, Bandwidth, Real, Bool, String, Enum,
-                  StrList, IntList, Address };
+                  StrList, IntList, Address, Energy, Power };
 
 using FieldRef = std::variant<int64_t*, double*, bool*, std::string*, std::vector<std::string>*,
                               std::vector<int64_t>*>;
@@ -37,10 +37,16 @@ struct KeyDef {
   std::string only_impl_key;             // "" = applies to every impl
   std::vector<std::string> only_impls;
   std::function<FieldRef(PlatformSpec&)> field;
+  // Int/Cycles keys that accept `auto`: the key whose value they take (platforms/loader/derived.h).
+  std::string auto_from;
 
   KeyDef only(const char* impl_key, std::vector<std::string> impls) && {
     only_impl_key = impl_key;
     only_impls = std::move(impls);
+    return std::move(*this);
+  }
+  KeyDef follows(const char* hardware_key) && {   // `auto` = the value of hardware_key
+    auto_from = hardware_key;
     return std::move(*this);
   }
   KeyDef one_of(std::vector<std::string> c) && {   // String -> Enum; StrList keeps its kind
@@ -76,10 +82,11 @@ std::string format_value(const KeyDef& d, const PlatformSpec& s, bool canonical 
 void add_soc_keys(std::vector<KeyDef>& out);       // top level, cluster, fc, memories
 void add_engine_keys(std::vector<KeyDef>& out);    // npu, aimc, mvu, ctrl
 void add_budget_keys(std::vector<KeyDef>& out);    // budgets, fidelity
+void add_energy_keys(std::vector<KeyDef>& out);    // energy (schema_energy.cc)
 
 }  // namespace edgesim::schema
 
 // Helpers for the table files: K_REQ(l1.size, Size) binds key "l1.size" to spec.l1.size.
 #define EDGESIM_FIELD(path) [](::edgesim::PlatformSpec& s) -> ::edgesim::schema::FieldRef { return &s.path; }
-#define K_REQ(path, kind) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, true, "", {}, "", {}, EDGESIM_FIELD(path)}
-#define K_OPT(path, kind, def) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, false, def, {}, "", {}, EDGESIM_FIELD(path)}
+#define K_REQ(path, kind) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, true, "", {}, "", {}, EDGESIM_FIELD(path), ""}
+#define K_OPT(path, kind, def) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, false, def, {}, "", {}, EDGESIM_FIELD(path), ""}

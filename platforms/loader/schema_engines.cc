@@ -18,6 +18,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(npu.w_bits, IntList));
   k.push_back(K_REQ(npu.out_bits, IntList));
   k.push_back(K_REQ(npu.cfg_cycles, Cycles));
+  k.push_back(K_OPT(npu.layer_cycles, Cycles, "0"));
   k.push_back(K_REQ(npu.pe_h, Int).only("npu.impl", nn));
   k.push_back(K_REQ(npu.pe_w, Int).only("npu.impl", nn));
   k.push_back(K_REQ(npu.tp_in, Int).only("npu.impl", nn));
@@ -54,6 +55,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(aimc.out_bits, Int));
   k.push_back(K_REQ(aimc.max_cin_3x3, Int));
   k.push_back(K_REQ(aimc.mvm_cycles, Cycles));
+  k.push_back(K_REQ(aimc.cfg_cycles, Cycles));
 
   k.push_back(K_REQ(mvu.impl, String).one_of({"barvinn_mvu"}));
   k.push_back(K_REQ(mvu.count, Int));
@@ -83,7 +85,7 @@ void add_engine_keys(std::vector<KeyDef>& k) {
 }
 
 void add_budget_keys(std::vector<KeyDef>& k) {
-  k.push_back(K_REQ(budgets.dory.n_cores, Int));
+  k.push_back(K_OPT(budgets.dory.n_cores, Int, "auto").follows("cluster.n_cores"));
   k.push_back(K_OPT(budgets.dory.l1_reserved, Size, "0"));
   k.push_back(K_REQ(budgets.dory.l1_stack_core0, Size));
   k.push_back(K_REQ(budgets.dory.l1_stack_other, Size));
@@ -93,12 +95,13 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(budgets.dory.db, Int));
   k.push_back(K_OPT(budgets.dory.blocking_dma, Bool, "false"));
   k.push_back(K_OPT(budgets.dory.single_core_dma, Bool, "false"));
+  k.push_back(K_OPT(budgets.dory.lto, Bool, "true"));
 
   k.push_back(K_REQ(budgets.deeploy.l1, SizeOrAuto));
   k.push_back(K_REQ(budgets.deeploy.l2, SizeOrAuto));
   k.push_back(K_REQ(budgets.deeploy.l3, SizeOrAuto));
   k.push_back(K_OPT(budgets.deeploy.wmem, SizeOrAuto, "0"));
-  k.push_back(K_REQ(budgets.deeploy.n_cores, Int));
+  k.push_back(K_OPT(budgets.deeploy.n_cores, Int, "auto").follows("cluster.n_cores"));
   // Deeploy's cluster kernel library on this platform, where its costs differ from cluster.cost
   k.push_back(K_REQ(budgets.deeploy.cost.c_il, Cycles));
   k.push_back(K_REQ(budgets.deeploy.cost.c_rq, Cycles));

@@ -8,7 +8,7 @@ namespace edgesim::schema {
 void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(name, String));
   k.push_back(K_OPT(description, String, ""));
-  k.push_back(K_OPT(engines, StrList, "").one_of({"npu", "mvu", "cluster"}));
+  k.push_back(K_OPT(engines, StrList, "").one_of({"npu", "aimc", "mvu", "cluster", "digital", "analog", "host"}));
 
   // cluster: the programmable cores that run software kernels
   k.push_back(K_REQ(cluster.impl, String).one_of({"pulp_cluster", "riscv_host"}));
@@ -27,28 +27,38 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.icache.refill_latency, Cycles));
 
   // PULP-NN-style kernel cost constants (TIMING_MODELS.md §2.2)
-  k.push_back(K_REQ(cluster.cost.c_il, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_t42, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_il12, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_il11, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_rq, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_kl, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_grp, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_call, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_cp, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_px, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_dwrow, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_dwpx, Cycles));
-  k.push_back(K_OPT(cluster.cost.c_dwtap4, Cycles, "3"));
-  k.push_back(K_OPT(cluster.cost.c_dwtap1, Cycles, "3"));
-  k.push_back(K_OPT(cluster.cost.c_dwcol, Cycles, "0"));
-  k.push_back(K_REQ(cluster.cost.c_misalign, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_neu, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_pool, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_add, Cycles));
-  k.push_back(K_REQ(cluster.cost.c_transpose, Cycles));
-  k.push_back(K_REQ(cluster.cost.t_bar, Cycles));
-  k.push_back(K_REQ(cluster.cost.t_fork, Cycles));
+  const std::vector<std::string> pulp{"pulp_cluster"}, host{"riscv_host"};
+  k.push_back(K_REQ(cluster.cost.c_il, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_t42, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_il12, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_il11, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_rq, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_kl, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_rq_call, Cycles, "0").only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_grp, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_call, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_cp, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_px, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_dwrow, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_dwpx, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_dwtap4, Cycles, "3").only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_dwtap1, Cycles, "3").only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_dwcol, Cycles, "0").only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_misalign, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_neu, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_pool, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_add, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_transpose, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.t_bar, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.t_fork, Cycles).only("cluster.impl", pulp));
+
+  // the RISC-V host's plain C loops (kernels/host/cost.h)
+  k.push_back(K_REQ(cluster.host_cost.call, Cycles).only("cluster.impl", host));
+  k.push_back(K_REQ(cluster.host_cost.loop, Cycles).only("cluster.impl", host));
+  k.push_back(K_REQ(cluster.host_cost.mac, Cycles).only("cluster.impl", host));
+  k.push_back(K_REQ(cluster.host_cost.out, Cycles).only("cluster.impl", host));
+  k.push_back(K_REQ(cluster.host_cost.pad, Cycles).only("cluster.impl", host));
+  k.push_back(K_REQ(cluster.host_cost.elem, Cycles).only("cluster.impl", host));
 
   // cluster DMA (TIMING_MODELS.md §3)
   const std::vector<std::string> mchan{"mchan_v7"};
@@ -57,7 +67,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.dma.burst_bytes, Size));
   k.push_back(K_REQ(cluster.dma.max_outstanding, Int));
   k.push_back(K_REQ(cluster.dma.setup_cycles, Cycles));
-  k.push_back(K_REQ(cluster.dma.l2_latency, Cycles));
+  k.push_back(K_OPT(cluster.dma.l2_latency, Cycles, "auto").follows("l2.latency_from_cluster"));
   k.push_back(K_REQ(cluster.dma.n_channels, Int).only("cluster.dma.impl", mchan));
   k.push_back(K_REQ(cluster.dma.core_queue_depth, Int).only("cluster.dma.impl", mchan));
   k.push_back(K_REQ(cluster.dma.global_queue_depth, Int).only("cluster.dma.impl", mchan));

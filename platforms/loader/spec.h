@@ -42,6 +42,9 @@ struct ClusterCostSpec {
   int64_t c_il = 0, c_t42 = 0, c_il12 = 0, c_il11 = 0, c_rq = 0, c_kl = 0, c_grp = 0,
           c_call = 0, c_cp = 0, c_px = 0, c_dwrow = 0, c_dwpx = 0, c_neu = 0, c_pool = 0,
           c_add = 0, t_bar = 0, t_fork = 0, c_misalign = 0, c_transpose = 0;
+  // extra cycles per requantised output when the requantisation helper is an out-of-line call
+  // (a DORY build without -flto, budgets.dory.lto false; flow_platform() adds it to c_rq)
+  int64_t c_rq_call = 0;
   // depthwise_generic: cycles per 4-tap step and per leftover tap of the dot product, and the
   // per-column overhead of a channel (defaults 3, 3, 0: PULP-NN's source loop, docs/timing.md)
   int64_t c_dwtap4 = 3, c_dwtap1 = 3, c_dwcol = 0;
@@ -54,6 +57,18 @@ struct KernelLibraryCostSpec {
   bool present = false;
   int64_t c_il = 0, c_rq = 0, c_kl = 0, c_cp = 0, c_dwrow = 0, c_dwpx = 0, c_dwtap4 = 0, c_dwtap1 = 0,
           c_dwcol = 0;
+};
+
+// Cost constants of the RISC-V host's plain C loops (impl riscv_host): what TVM's C code
+// generator emits for int8 layers, counted per loop iteration and per body (kernels/host/cost.h).
+struct HostCostSpec {
+  bool present = false;
+  int64_t call = 0;                 // per kernel call (function call, argument unpacking)
+  int64_t loop = 0;                 // per iteration of any loop level (index update, compare, branch)
+  int64_t mac = 0;                  // per multiply-accumulate (two byte loads, mul, add)
+  int64_t out = 0;                  // per output element of a layer (bias, shift, clip, cast, store)
+  int64_t pad = 0;                  // per element of a conv's padded input copy
+  int64_t elem = 0;                 // per element of an element-wise op (loads, op, clip, store)
 };
 
 struct DmaSpec {
@@ -79,7 +94,8 @@ struct ClusterSpec {
   int64_t freq_hz = 0;
   EventUnitSpec event_unit;
   IcacheSpec icache;
-  ClusterCostSpec cost;
+  ClusterCostSpec cost;              // pulp_cluster
+  HostCostSpec host_cost;            // riscv_host
   DmaSpec dma;
 };
 
@@ -153,7 +169,8 @@ struct NpuSpec {
   std::vector<std::string> ops;
   std::vector<int64_t> kernel_sizes, strides, w_bits, out_bits;
   int64_t act_bits = 0;
-  int64_t cfg_cycles = 0;
+  int64_t cfg_cycles = 0;           // the controlling core's software per job (tile)
+  int64_t layer_cycles = 0;         // ... and once per layer, on its first job (kernels/npu/program_cost.h)
   // neureka and ne16
   int64_t pe_h = 0, pe_w = 0, tp_in = 0, tp_out = 0, col_size = 0, in_buf_h = 0, in_buf_w = 0;
   int64_t port_bits = 0;
@@ -177,6 +194,7 @@ struct AimcSpec {
   std::string impl;                 // diana_aimc
   int64_t rows = 0, cols = 0, act_bits = 0, w_levels = 0, out_bits = 0;
   int64_t max_cin_3x3 = 0, mvm_cycles = 0;
+  int64_t cfg_cycles = 0;           // per-job programming by the host (descriptor writes, start)
 };
 
 struct MvuSpec {
@@ -204,6 +222,9 @@ struct DoryBudgetSpec {
   int64_t l2_reserved = 0, l2_code_reserved = 0, l3_reserved = 0;
   int64_t db = 0;
   bool blocking_dma = false, single_core_dma = false;
+  // the generated application is linked with -flto (DORY's Makefile template): PULP-NN's
+  // requantisation helpers are inlined; false: each requantised output calls one (c_rq_call)
+  bool lto = true;
 };
 
 // Deeploy deployment constants: absolute budgets (or kAutoBudget = the level's size).
@@ -226,6 +247,33 @@ struct FidelitySpec {
        npu_hci_contention = false, l3_ddr = false, icache_misses = false;
 };
 
+// Energy model (docs/energy.md): picojoules per event, watts of leakage. The simulator charges
+// them on the events it already simulates (sim/energy); a platform without the section reports
+// no energy. Keys only for the blocks the platform has (bound to their `impl`).
+struct MemEnergySpec {
+  double read_per_byte = 0, write_per_byte = 0;   // pJ per byte read from / written to the level
+  double leakage = 0;                             // W, while the run lasts
+};
+
+struct EnergySpec {
+  bool present = false;
+  MemEnergySpec l1, l2, l3, wmem;
+  struct {
+    double per_burst = 0, per_command = 0, leakage = 0;   // cluster DMA: pJ per burst, per command; W
+  } dma;
+  struct {
+    double per_active_cycle = 0, per_idle_cycle = 0;      // pJ per core-cycle (busy / waiting)
+    double per_mac = 0;                                   // pJ per int8 MAC beyond the core-cycle energy
+    double leakage = 0;                                   // W
+  } cluster;
+  struct {
+    double per_mac = 0, leakage = 0;                      // pJ per 8-bit MAC; W
+  } npu;
+  struct {
+    double per_bit_mac = 0, leakage = 0;                  // pJ per 1-bit x 1-bit MAC (bit-serial); W
+  } mvu;
+};
+
 struct PlatformSpec {
   std::string name;
   std::string description;
@@ -236,6 +284,9 @@ struct PlatformSpec {
   // where each key's value came from ("siracusa.yaml:12", "--set", "default").
   std::vector<std::string> files;
   std::map<std::string, std::string> origin;
+  // Keys given as `auto` (or defaulting to it), resolved at load time: key -> the hardware key
+  // whose value they took (platforms/loader/derived.h). Not hashed (the resolved value is).
+  std::map<std::string, std::string> follows;
   // Plausibility warnings (not errors): a frequency below 1 MHz, a memory size written with an SI
   // unit (64KB = 64,000 B) where sizes are natively binary. Not hashed.
   std::vector<std::string> warnings;
@@ -253,6 +304,7 @@ struct PlatformSpec {
   CtrlSpec ctrl;
   BudgetsSpec budgets;
   FidelitySpec fidelity;
+  EnergySpec energy;
 };
 
 }  // namespace edgesim

@@ -163,6 +163,34 @@ bool parse_bool(const std::string& text) {
   fail(text, "a boolean", "true or false");
 }
 
+namespace {
+
+// "<number> <unit>" with a unit of the table: the value in the table's base unit.
+double scaled(const std::string& text, const char* what, const char* expect,
+              std::initializer_list<std::pair<const char*, double>> units) {
+  Number n;
+  if (!split_number(text, n)) fail(text, what, expect);
+  std::string u;
+  for (char c : n.unit)
+    if (!std::isspace(static_cast<unsigned char>(c))) u += c;
+  if (u.rfind("\xc2\xb5", 0) == 0) u = "u" + u.substr(2);   // µ (UTF-8) as u
+  for (const auto& [name, mult] : units)
+    if (u == name) return static_cast<double>(n.mantissa) / std::pow(10.0, n.decimals) * mult;
+  fail(text, what, expect);
+}
+
+}  // namespace
+
+double parse_energy_pj(const std::string& text) {
+  return scaled(text, "an energy", "e.g. 0.5 pJ, 120 fJ or 1.2 nJ",
+                {{"fJ", 1e-3}, {"pJ", 1.0}, {"nJ", 1e3}, {"uJ", 1e6}});
+}
+
+double parse_power_w(const std::string& text) {
+  return scaled(text, "a power", "e.g. 1.5 mW, 300 uW or 0 W",
+                {{"W", 1.0}, {"mW", 1e-3}, {"uW", 1e-6}, {"nW", 1e-9}});
+}
+
 std::string format_size(int64_t bytes) {
   struct U { int64_t mult; const char* name; };
   // Decimal first: a count divisible by 1000 was almost always written that way (64000, 1024000).
@@ -193,5 +221,13 @@ std::string format_bandwidth(double bytes_per_cycle) {
 }
 
 std::string format_address(int64_t addr) { return fmt::format("{:#x}", addr); }
+
+std::string format_energy_pj(double pj) { return format_number(pj) + " pJ"; }
+
+std::string format_power_w(double w) {
+  if (w != 0 && std::fabs(w) < 1e-3) return format_number(w * 1e6) + " uW";
+  if (w != 0 && std::fabs(w) < 1) return format_number(w * 1e3) + " mW";
+  return format_number(w) + " W";
+}
 
 }  // namespace edgesim

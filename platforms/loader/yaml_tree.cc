@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 // yaml-cpp 0.7's node headers trip GCC 12's -Wdangling-pointer (a false positive in the
 // library's iterator code); silence it for the library only.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
@@ -49,8 +51,10 @@ struct Walker {
   void map(const YAML::Node& node, const std::string& prefix) {
     std::map<std::string, int> seen;   // keys of this mapping -> line
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& k = it->first;
-      const YAML::Node& v = it->second;
+      // Copies (a Node is a handle): `it->` returns a temporary proxy, and a reference into it
+      // dangled past this line (AddressSanitizer: stack-use-after-scope, found by fuzzing).
+      const YAML::Node k = it->first;
+      const YAML::Node v = it->second;
       if (!k.IsScalar() || k.Scalar().empty())
         fail_at(at(k), "mapping keys must be plain names");
       const std::string name = k.Scalar();
@@ -81,6 +85,35 @@ struct Walker {
   }
 };
 
+// Counts documents, nothing else. yaml-cpp 0.7's LoadAll never returns on a stream whose
+// document holds a token the parser does not consume (a ',' in block context): each further
+// HandleNextDocument reports another null document, and LoadAll allocates until memory runs
+// out (jbeder/yaml-cpp#1040, fixed after 0.7 by PR #1319; found by fuzz_platform_yaml). So
+// documents are counted up to two only, and the first is loaded on its own.
+struct DocCounter : YAML::EventHandler {
+  int docs = 0;
+  YAML::Mark second;   // where the second document's first node is (or the document, if none)
+  bool second_node = false;
+  void node(const YAML::Mark& m) {
+    if (docs == 2 && !second_node) second = m, second_node = true;
+  }
+  void OnDocumentStart(const YAML::Mark& m) override {
+    if (++docs == 2) second = m;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { node(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    node(m);
+  }
+  void OnMapEnd() override {}
+};
+
 }  // namespace
 
 FlatDoc read_flat_yaml(const std::string& path) {
@@ -88,22 +121,26 @@ FlatDoc read_flat_yaml(const std::string& path) {
   if (!in) throw PlatformError(fmt::format("{}: cannot open platform file", path));
   std::stringstream ss;
   ss << in.rdbuf();
-  std::vector<YAML::Node> docs;
+  const std::string text = ss.str();
+  DocCounter count;
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(ss.str());
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    int handled = 0;
+    while (handled < 2 && parser.HandleNextDocument(count)) ++handled;
+    if (handled == 1) root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     fail_at(Origin{path, e.mark.line + 1, false, {}}, "YAML syntax error: " + e.msg);
   }
   FlatDoc doc{path, {}};
-  if (docs.empty() || docs[0].IsNull()) fail_at(Origin{path, 1, false, {}}, "empty platform file");
-  if (docs.size() > 1)
-    fail_at(Origin{path, docs[1].Mark().line + 1, false, {}},
-            "more than one YAML document in a platform file");
-  if (!docs[0].IsMap())
-    fail_at(Origin{path, docs[0].Mark().line + 1, false, {}},
-            "a platform file must be a mapping of keys to values");
+  if (count.docs > 1)
+    fail_at(Origin{path, count.second.line + 1, false, {}}, "more than one YAML document in a platform file");
+  if (!root || root.IsNull()) fail_at(Origin{path, 1, false, {}}, "empty platform file");
+  if (!root.IsMap())
+    fail_at(Origin{path, root.Mark().line + 1, false, {}}, "a platform file must be a mapping of keys to values");
   Walker w{doc, {}};
-  w.map(docs[0], "");
+  w.map(root, "");
   return doc;
 }
 

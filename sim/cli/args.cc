@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/tiler/policy.h"
+#include "platforms/loader/units.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/suggest.h"
 
@@ -210,6 +212,19 @@ CLI::Option* add_set_option(CLI::App* sub, std::vector<std::string>& overrides, 
   return sub->add_option("--set", overrides, help)->allow_extra_args(false);
 }
 
+CLI::Option* add_memory_limit_option(CLI::App* sub) {
+  return sub->add_option_function<std::string>(
+      "--memory-limit",
+      [](const std::string& v) {
+        try {
+          memory_limit() = parse_size(v);
+        } catch (const UnitError& e) {
+          throw CLI::ValidationError("--memory-limit", e.what());
+        }
+      },
+      "refuse a network whose estimated memory exceeds SIZE (e.g. 8GiB; 0: no limit; default 4GiB)");
+}
+
 CLI::Option* add_policy_option(CLI::App* sub, std::string& policy) {
   return sub->add_option("--policy", policy, "tiling policy: " + join(policy_names()))
       ->check(one_of(policy_names(), "tiling policy"))
@@ -230,7 +245,7 @@ void check_policy(const std::string& policy) {
 }
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"npu", "mvu", "cluster"};
+  static const std::vector<std::string> names{"npu", "aimc", "mvu", "cluster", "digital", "analog", "host"};
   return names;
 }
 

@@ -36,6 +36,9 @@ CLI::Option* add_set_option(CLI::App* sub, std::vector<std::string>& overrides,
                             const std::string& help = "override a platform key: --set key=value (repeatable)");
 CLI::Option* add_policy_option(CLI::App* sub, std::string& policy);       // --policy, checked against the policies
 CLI::Option* add_engines_option(CLI::App* sub, std::vector<std::string>& engines);
+// --memory-limit SIZE (4GiB, 512MiB, bytes; 0: none): sets the process-wide limit of
+// compiler/budget/memory.h that a network's estimated memory must stay under.
+CLI::Option* add_memory_limit_option(CLI::App* sub);
 
 // Throws CliError("--policy: tiling policy 'x' is not one of ...") unless `policy` is a tiling
 // policy: for a policy that did not come from --policy (a sweep preset's).

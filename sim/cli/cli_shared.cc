@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "compiler/tiler/policy.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/commands.h"
 
 namespace edgesim::cli {
@@ -34,12 +35,13 @@ EngineAssignment assign_engines_cli(Graph& g, const PlatformSpec& spec, const st
 
 std::string engine_summary(const Graph& g, const EngineAssignment& a) {
   std::string s;
-  for (const std::string& e : a.preference) {
+  for (size_t i = 0; i < a.preference.size(); ++i) {
+    const std::string& e = a.preference[i];
     int64_t layers = 0, nodes = 0;
     for (const Node& n : g.nodes)
       if (n.engine == e) ++nodes, layers += Graph::is_layer(n);
     if (nodes == 0) continue;
-    s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", e, e == "cluster" ? nodes : layers,
+    s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", i < a.labels.size() ? a.labels[i] : e, e == "cluster" ? nodes : layers,
                      e == "cluster" ? (nodes == 1 ? "node" : "nodes") : (layers == 1 ? "layer" : "layers"));
     if (e == "npu" && a.wmem_budget > 0) s += fmt::format(" (weights {} B in WMEM)", a.wmem_bytes);
   }
@@ -71,7 +73,7 @@ void check_output_path(const std::string& flag, const std::string& path) {
 }
 
 void print_platform_warnings(const PlatformSpec& spec) {
-  for (const std::string& w : spec.warnings) std::cerr << "edgesim: warning: " << w << "\n";
+  for (const std::string& w : spec.warnings) std::cerr << "edgesim: warning: " << printable(w) << "\n";
 }
 
 }  // namespace edgesim::cli

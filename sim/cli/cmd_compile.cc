@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/ir/op_label.h"
@@ -86,7 +87,7 @@ void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<Lay
     const double pct = budget > 0 ? 100.0 * static_cast<double>(l1.l1_bytes) / static_cast<double>(budget) : 0;
     const Node& node = g.nodes.at(static_cast<size_t>(t.node));
     const size_t index = k < layers.size() && layers[k] == t.node ? k : static_cast<size_t>(t.node);
-    std::vector<std::string> row = {std::to_string(index), node.name, layer_label(g, node), node.engine};
+    std::vector<std::string> row = {std::to_string(index), node.name, layer_label(g, node), engine_role(spec, node.engine)};
     if (l3) row.push_back(l3_slab_label(geom, t.l3));
     for (std::string cell : {l1_tile_label(l1), std::to_string(tile_count(geom, t)),
                              fmt::format("{} ({:.1f}%)", l1.l1_bytes, pct), std::to_string(l2_bytes(geom, t.l3))})
@@ -160,7 +161,15 @@ int run_compile(const CompileArgs& a) {
   PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
   Graph g = import_onnx(a.model);
-  EngineAssignment engines = assign_engines_cli(g, spec, a.engines);
+  MemoryEstimate mem = estimate_memory(g, a.check ? 2 : 1);
+  check_memory(mem, g, a.model);
+  std::vector<std::string> req_engines;
+  try {
+    req_engines = policy_engines(a.policy, a.engines);
+  } catch (const std::invalid_argument& e) {
+    throw CliError(std::string("--engines: ") + e.what());
+  }
+  EngineAssignment engines = assign_engines_cli(g, spec, req_engines);
   if (a.policy == "tuned") prepare_tuned_graph(g, spec, &engines);   // engine and weight home by simulation
   std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
                            g.nodes.size(), g.layer_nodes().size());
@@ -177,6 +186,8 @@ int run_compile(const CompileArgs& a) {
   ScheduleOptions sopt;
   sopt.buffering = a.buffering;
   sopt.network_loop = a.network_loop;
+  add_schedule_estimate(mem, g, tilings);
+  check_memory(mem, g, a.model);
   const Schedule s = build_schedule(g, spec, tilings, sopt);
   check_allocation(s);
   size_t commands = 0;
@@ -202,6 +213,7 @@ void register_compile(CLI::App& app, Action& action) {
   add_policy_option(sub, args->policy);
   add_set_option(sub, args->overrides);
   add_engines_option(sub, args->engines);
+  add_memory_limit_option(sub);
   sub->add_option("--network-loop", args->network_loop,
                   "how L3-homed weights reach L2: auto, dory (blocking read before the layer), dory-2020 (next "
                   "layer's weights read during the current one), deeploy (docs/schedule.md 4.6)")

@@ -59,6 +59,7 @@ int run_describe(const DescribeOptions& o) {
     const PlatformSpec spec = load_platform(platform, o.overrides);
     print_platform_warnings(spec);
     std::cout << describe_platform(spec);
+    std::cout << describe_overrides(platform, o.overrides);
     std::cout << "\nSimulator (impl values `edgesim run` models)\n";
     for (const std::string& line : simulator_components()) std::cout << "  " << line << "\n";
   }

@@ -32,8 +32,9 @@ using namespace edgesim::sweep;
 
 struct SweepArgs {
   std::vector<std::string> networks, sets, links, policies, engines;
-  std::string platform, preset, csv, json, report;
+  std::string platform, preset, csv, json, report, objective = "cycles";
   int jobs = 1;
+  double point_timeout = 600;   // seconds per point (0: none)
   bool fresh = false, mpi = false;
 };
 
@@ -112,7 +113,12 @@ SweepSpec build_spec(const SweepArgs& a) {
     if (std::find(known.begin(), known.end(), ax.key) == known.end())
       throw CliError((ax.link >= 0 ? "--link " : "--set ") + ax.key + ": unknown platform key" +
                      did_you_mean(ax.key, known) + " (edgesim describe --platform P lists them)");
-  print_platform_warnings(load_platform(s.platform));   // the base platform must be valid (PlatformError otherwise)
+  const PlatformSpec base = load_platform(s.platform);   // the base platform must be valid (PlatformError otherwise)
+  print_platform_warnings(base);
+  s.objective = a.objective;
+  if (s.objective != "cycles" && !base.energy.present)
+    throw CliError("sweep --objective " + s.objective + ": platform '" + base.name +
+                   "' has no energy model (no energy section; docs/energy.md)");
   for (const Axis& ax : s.axes)   // implausible axis values (250 Hz, 64KB) are warned about once each
     for (const std::string& v : ax.values) {
       try {
@@ -126,7 +132,8 @@ SweepSpec build_spec(const SweepArgs& a) {
 
 // The sweep's provenance. The recorded command line leaves out the options that only decide where
 // the results go and how the points are spread (-o, --json, --report, -j, --fresh, --mpi), so a
-// resumed, differently parallel or relocated sweep writes the same bytes.
+// resumed, differently parallel or relocated sweep writes the same bytes (--point-timeout too:
+// it decides only how long a point may take).
 Provenance sweep_provenance(const SweepSpec& s, const SweepArgs& a) {
   std::vector<std::string> overrides;
   for (const std::string& o : a.sets) overrides.push_back("--set " + o);
@@ -135,15 +142,17 @@ Provenance sweep_provenance(const SweepSpec& s, const SweepArgs& a) {
   for (const std::string& x : s.policies) policies += (policies.empty() ? "" : ",") + x;
   const PlatformSpec base = load_platform(s.platform);
   ProvenanceBuilder pb(&base, s.platform, overrides);
-  pb.option("policies", policies).file("preset", a.preset);
+  pb.option("policies", policies).option("objective", s.objective == "cycles" ? "" : s.objective).file("preset", a.preset);
   for (size_t n = 0; n < s.networks.size(); ++n) pb.file("network " + spec_network_name(s, n), s.networks[n]);
   Provenance p = pb.build();
-  p.command_line = command_line_without({"-j", "--jobs", "-o", "--output", "--json", "--report"}, {"--fresh", "--mpi"});
+  p.command_line = command_line_without({"-j", "--jobs", "-o", "--output", "--json", "--report", "--point-timeout"},
+                                        {"--fresh", "--mpi"});
   return p;
 }
 
 int run_sweep_command(const SweepArgs& a) {
   if (a.jobs < 1) throw CliError("-j: must be at least 1");
+  if (!(a.point_timeout >= 0)) throw CliError("--point-timeout: must be a number of seconds >= 0 (0: no limit)");
   for (const auto& [flag, path] : {std::pair{"-o", a.csv}, {"--json", a.json}, {"--report", a.report}})
     check_output_path(flag, path);
   const SweepSpec spec = build_spec(a);
@@ -152,24 +161,29 @@ int run_sweep_command(const SweepArgs& a) {
   const SweepOutputs out{a.csv, a.json, a.report, a.fresh, sweep_provenance(spec, a)};
   const bool tty = ::isatty(STDOUT_FILENO) == 1;
 
+  const OnCrash on_crash = [&spec](size_t index, const std::string& why) { return error_message(spec, index, why); };
   if (a.mpi || launched_under_mpi()) {
     MpiSweep mpi;
+    // Each rank evaluates its points in a child process (IsolatedEvaluate).
+    IsolatedEvaluate isolated(evaluate, on_crash, a.point_timeout);
+    const Evaluate rank_evaluate = [&isolated](size_t index) { return isolated(index); };
     if (mpi.rank() != 0) {
-      mpi.work(evaluate);
+      mpi.work(rank_evaluate);
       return 0;
     }
     try {
       return run_sweep(spec, out, [&](const std::vector<size_t>& pending, const Sink& sink) {
-        mpi.serve(pending, evaluate, sink);
+        mpi.serve(pending, rank_evaluate, sink);
       }, std::cout, tty);
     } catch (...) {
-      if (!mpi.served()) mpi.serve({}, evaluate, [](size_t, const std::string&) {});   // release the workers
+      if (!mpi.served()) mpi.serve({}, rank_evaluate, [](size_t, const std::string&) {});   // release the workers
       throw;
     }
   }
-  auto on_crash = [&spec](size_t index, const std::string& why) { return error_message(spec, index, why); };
   const Dispatch dispatch = [&](const std::vector<size_t>& pending, const Sink& sink) {
-    if (a.jobs > 1) dispatch_workers(a.jobs, pending, evaluate, sink, on_crash);
+    // Worker processes (crash isolation, the point timeout); in this process only for -j 1
+    // without a timeout.
+    if (a.jobs > 1 || a.point_timeout > 0) dispatch_workers(a.jobs, pending, evaluate, sink, on_crash, a.point_timeout);
     else dispatch_in_process(pending, evaluate, sink);
   };
   return run_sweep(spec, out, dispatch, std::cout, tty);
@@ -192,14 +206,23 @@ void register_sweep(CLI::App& app, Action& action) {
                   "[npu,cluster],[cluster]); default: the platform's")
       ->allow_extra_args(false);
   add_set_option(sub, args->sets, "KEY=V1,V2,...: values of a platform key to sweep (repeatable; one value = fixed)");
+  add_memory_limit_option(sub);
   sub->add_option("--link", args->links,
                   "K1=V1,V2:K2=W1,W2: keys varied together, one grid axis (repeatable)")
       ->allow_extra_args(false);
   sub->add_option("--preset", args->preset, "grid preset (configs/*.yaml); command-line options override it");
   sub->add_option("-o,--output", args->csv, "results as CSV (resumed from if it exists)");
   sub->add_option("--json", args->json, "results as JSON with per-layer cycles");
-  sub->add_option("--report", args->report, "self-contained HTML page: heatmap / line plot of total cycles");
+  sub->add_option("--report", args->report, "self-contained HTML page: heatmap / line plot of total cycles, the "
+                                            "cycles-energy Pareto front when the platform has an energy model");
+  sub->add_option("--objective", args->objective, "what the best point minimises: cycles, energy or edp")
+      ->check(one_of({"cycles", "energy", "edp"}, "objective"))
+      ->capture_default_str();
   sub->add_option("-j,--jobs", args->jobs, "local worker processes")->capture_default_str();
+  sub->add_option("--point-timeout", args->point_timeout,
+                  "seconds one point may take before its worker is killed and the point recorded as an error "
+                  "(0: no limit)")
+      ->capture_default_str();
   sub->add_flag("--fresh", args->fresh, "ignore earlier results and the journal; evaluate every point");
   sub->add_flag("--mpi", args->mpi, "spread points over MPI ranks (automatic under mpirun)");
   sub->footer("Exit status: 0 complete (infeasible points included), 1 no point could be evaluated, 130 interrupted "

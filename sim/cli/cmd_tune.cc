@@ -7,6 +7,10 @@
 // deeploy and tuned — the same plan and cycles `run --policy tuned` gets. Results go to the tune
 // cache, so `--policy tuned` elsewhere (compile, run, sweep) reuses them. Engines are assigned
 // as `run` assigns them (the platform's preference).
+// --objective energy|edp chooses each layer's tiling by simulated energy (or energy x cycles)
+// instead (compiler/tune/objective.h): the table gains the energy of the choice and of the
+// fastest candidate, and every layer whose choice is not the fastest gets a line saying why
+// (the network plan itself is still chosen by whole-network cycles).
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -15,14 +19,19 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/ir/op_label.h"
 #include "compiler/tune/network_tune.h"
+#include "compiler/passes/assign_engine.h"
+#include "compiler/schedule/build.h"
+#include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/exec/executor.h"
 #include "sim/report/text_table.h"
 #include "sim/tune/sim_evaluator.h"
 
@@ -30,7 +39,7 @@ namespace edgesim::cli {
 namespace {
 
 struct TuneArgs {
-  std::string model, platform, cache;
+  std::string model, platform, cache, objective = "cycles";
   std::vector<std::string> overrides;
   int jobs = 1;
   size_t top_k = 8;
@@ -47,30 +56,53 @@ std::string tile_label(const LayerTiling& t) {
 
 std::string cyc(int64_t c) { return c < 0 ? std::string("-") : fmt::format("{}", c); }
 
+Score network_score(const Graph& g, const PlatformSpec& platform, const std::string& policy) {
+  try {
+    const PlatformSpec spec = flow_platform(platform, policy);   // the policy's kernel library
+    const Schedule s = build_schedule(g, spec, tile_graph(g, spec, policy), {});
+    SimOptions o;
+    o.data = false;
+    const RunResult r = simulate(g, s, spec, {}, o).result;
+    return Score{r.total_cycles, r.energy.by_block()};
+  } catch (const std::runtime_error&) {
+    return Score{};   // not feasible under that policy
+  }
+}
+
+std::string uj(double pj) { return pj < 0 ? std::string("-") : fmt::format("{:.2f}", pj * 1e-6); }
+
 int run_tune(const TuneArgs& a) {
   const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
   Graph g = import_onnx(a.model);
+  check_memory(estimate_memory(g), g, a.model);
   EngineAssignment engines = assign_engines_cli(g, spec, {});   // as `run` assigns them
+  // On a platform whose cores are a RISC-V host (DIANA) the host's layers run untiled: the
+  // accelerators' layers are tuned (compiler/tune/accel_tuner.h).
+  const bool host_platform = spec.cluster.present && spec.cluster.impl == "riscv_host";
   TuneSettings& ts = tune_settings();
   ts.top_k = a.top_k;
   ts.jobs = a.jobs;
   if (!a.cache.empty()) ts.cache_path = a.cache;
   if (a.no_cache) ts.cache_path.clear();
   if (a.analytic_only) ts.make_simulator = nullptr;
+  ts.objective = a.objective;
+  const bool by_energy = a.objective != "cycles";
+  require_energy(a.objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
   std::unique_ptr<Evaluator> sim = ts.make_simulator ? ts.make_simulator(a.jobs) : nullptr;
   std::unique_ptr<NetworkEvaluator> net = ts.make_network_simulator ? ts.make_network_simulator(a.jobs) : nullptr;
   TuneOptions opt;
   opt.top_k = a.top_k;
   opt.simulator = sim.get();
   opt.engines = engines.preference;
+  opt.objective = a.objective;
   TuneCache cache(ts.cache_path);
 
   std::cout << fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} simulated per layer, "
-                           "-j {}\ncache:    {}\n\n",
+                           "-j {}, objective {}\ncache:    {}\n\n",
                            a.model, g.layer_nodes().size(), spec.name, platform, sim ? sim->name() : "analytic",
-                           a.top_k, a.jobs, ts.cache_path.empty() ? "none" : ts.cache_path);
+                           a.top_k, a.jobs, a.objective, ts.cache_path.empty() ? "none" : ts.cache_path);
   const auto t0 = std::chrono::steady_clock::now();
   NetworkTuneResult nr;
   try {
@@ -94,6 +126,15 @@ int run_tune(const TuneArgs& a) {
                            {"sim", false, 0, 2},
                            {"tau", false, 0, 1},
                            {"", true}});
+  report::TextTable energy({{"#"},
+                            {"layer", true, 12},
+                            {"fastest cyc"},
+                            {"fastest uJ"},
+                            {"tuned cyc"},
+                            {"tuned uJ"},
+                            {"tuned tile (CxHxW)", true, 12}});
+  double e_tuned = 0, e_fastest = 0;
+  std::string why;   // one line per layer whose choice is not its fastest candidate
   int64_t sd = 0, sp = 0, st = 0, best_sum = 0;
   size_t ranked = 0, simulated = 0, hits = 0;
   double tau_sum = 0, tau_l3_sum = 0;
@@ -121,6 +162,13 @@ int run_tune(const TuneArgs& a) {
                    fmt::format("{:.1f}%", 100.0 * static_cast<double>(best - r.tuned_cycles) / static_cast<double>(best)),
                    tile_label(r.tuned) + (npu ? " npu" : ""), std::to_string(r.ranked), std::to_string(r.simulated), fmt::format("{:.2f}", r.tau),
                    r.cached ? "cached" : ""});
+    if (by_energy) {
+      e_tuned += r.tuned_energy_pj;
+      e_fastest += r.fastest_energy_pj;
+      if (!r.why.empty()) why += fmt::format("  {} {}: {}\n", i, r.name, r.why);
+      energy.add_row({std::to_string(i), r.name, cyc(r.fastest_cycles), uj(r.fastest_energy_pj), cyc(r.tuned_cycles),
+                      uj(r.tuned_energy_pj), r.why.empty() ? "= the fastest" : tile_label(r.tuned)});
+    }
   }
   table.add_rule();
   table.add_row({"", "sum of layer steps", "", cyc(sd), cyc(sp), cyc(st),
@@ -132,6 +180,24 @@ int run_tune(const TuneArgs& a) {
                            ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, tau_l3_n ? tau_l3_sum / tau_l3_n : 1.0,
                            tau_l3_n, hits, res.size());
 
+  if (by_energy) {
+    energy.add_rule();
+    energy.add_row({"", "sum of layer steps", "", uj(e_fastest), cyc(st), uj(e_tuned)});
+    std::cout << fmt::format("objective {}: each layer's choice against its fastest simulated candidate "
+                             "(energy of the layer alone, leakage over its cycles included)\n",
+                             a.objective);
+    std::cout << energy.render(a.wide ? 0 : report::kTerminalWidth);
+    std::cout << (why.empty() ? std::string("every layer's choice is also its fastest candidate\n")
+                              : "why each other choice (its energy and cycles against the fastest, the blocks that "
+                                "moved most):\n" + why)
+              << "\n";
+  }
+
+  if (host_platform) {
+    int64_t host = 0;
+    for (int n : g.layer_nodes()) host += g.nodes[static_cast<size_t>(n)].engine == "cluster";
+    std::cout << fmt::format("host layers: {} run on whole tensors in L2 (untiled, not tuned)\n", host);
+  }
   if (nr.evaluator.empty()) {
     std::cout << fmt::format("network plan: none (no network evaluator); {:.2f} s\n", secs);
     return 0;
@@ -153,6 +219,15 @@ int run_tune(const TuneArgs& a) {
                              100.0 * static_cast<double>(ref - nr.tuned) / static_cast<double>(ref));
   std::cout << fmt::format("\n  each layer's choice alone, no cross-layer decision: {} cycles; tuning took {:.2f} s\n",
                            cyc(nr.isolated), secs);
+  if (by_energy) {
+    // The whole network's energy under each policy (the tuned plan's layers chosen by the objective).
+    const Score nd = network_score(g, spec, "dory"), np = network_score(g, spec, "deeploy");
+    const Score nt = network_score(g, spec, "tuned");
+    const auto e = [](const Score& x) { return x.cycles < 0 || !x.has_energy() ? -1.0 : x.total_pj(); };
+    if (nt.has_energy())
+      std::cout << fmt::format("whole network energy: dory {} uJ, deeploy {} uJ, tuned {} uJ\n", uj(e(nd)), uj(e(np)),
+                               uj(e(nt)));
+  }
   return 0;
 }
 
@@ -164,12 +239,16 @@ void register_tune(CLI::App& app, Action& action) {
   sub->add_option("model", args->model, "ONNX network")->required();
   add_platform_option(sub, args->platform);
   add_set_option(sub, args->overrides);
+  add_memory_limit_option(sub);
   sub->add_option("-j,--jobs", args->jobs, "worker processes simulating candidates")
       ->check(CLI::Range(1, 256))->capture_default_str();
   sub->add_option("--top-k", args->top_k, "candidates simulated per layer besides DORY's and Deeploy's")
       ->check(CLI::Range(1, 1000))->capture_default_str();
   sub->add_option("--cache", args->cache, "tune cache file (default: $EDGESIM_TUNE_CACHE or ~/.cache/edgesim)");
   sub->add_flag("--no-cache", args->no_cache, "neither read nor write a cache file");
+  sub->add_option("--objective", args->objective,
+                  "what each layer's choice minimises among the simulated candidates: cycles, energy or edp")
+      ->check(one_of({"cycles", "energy", "edp"}, "objective"))->capture_default_str();
   sub->add_flag("--analytic-only", args->analytic_only, "rank and choose with the analytic cost alone");
   sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
   action = [args] { return run_tune(*args); };

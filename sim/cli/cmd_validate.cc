@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "compiler/io/write_file.h"
+#include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/resources.h"
 #include "sim/validate/validate.h"
@@ -104,6 +105,7 @@ void register_validate(CLI::App& app, Action& action) {
   sub->add_option("--json", args->json, "write the results as JSON");
   sub->add_option("--report", args->report, "write an HTML page with the errors per case");
   sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
+  add_memory_limit_option(sub);
   sub->footer("Exit status: 0 every case within its tolerance, 1 a case outside it, 2 an error.");
   action = [args] { return run_validate(*args); };
 }

@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
+#include "compiler/golden/activations.h"
 #include "compiler/golden/golden.h"
 #include "platforms/util/hash.h"
 #include "kernels/interpreter/interpreter.h"
@@ -30,6 +32,7 @@ struct VerifyArgs {
   int64_t tolerance = 0;
   uint64_t seed = 1;
   bool const_inputs = false;
+  bool reference_kernels = false;
 };
 
 const char* kFooter = R"(Golden data (--expected):
@@ -90,6 +93,7 @@ int run_verify(const VerifyArgs& a) {
     throw CliError("--expected " + a.expected + ": no such file or directory");
 
   Graph g = import_onnx(a.model, import_options(a, inputs));
+  check_memory(estimate_memory(g), g, a.model);
   std::cout << fmt::format("network: {} ({}, {} nodes, {} layers)\n", a.model,
                            g.dialect.empty() ? "?" : g.dialect, g.nodes.size(),
                            g.layer_nodes().size());
@@ -105,6 +109,7 @@ int run_verify(const VerifyArgs& a) {
   InterpreterOptions iopt;
   iopt.mode = a.arith == "dory" ? ArithMode::DoryShift : ArithMode::Exact;
   iopt.keep_all = !a.expected.empty();
+  iopt.kernels = a.reference_kernels ? KernelSet::Reference : KernelSet::Optimized;
   const InterpreterResult r = interpret(g, in, iopt);
 
   if (a.expected.empty()) {
@@ -135,7 +140,18 @@ int run_verify(const VerifyArgs& a) {
                              "within tolerance)\n", exact, n, passed, n, a.tolerance, tol_elems);
   else
     std::cout << fmt::format("verify: {}/{} tensors bit-exact\n", exact, n);
-  return passed == n ? 0 : 1;
+  // Deeploy's intermediate tensors, when the golden directory has them (docs/verify.md).
+  bool acts_ok = true;
+  if (const std::string acts = activations_next_to(a.expected); !acts.empty()) {
+    const ActivationCheck c = check_activations(g, r, acts);
+    for (const auto& d : c.differ) std::cout << "MISMATCH activation " << d << "\n";
+    for (const auto& f : c.fused_names) std::cout << "no tensor  activation " << f << "\n";
+    std::cout << fmt::format("activations: {} arrays: {} equal a graph tensor, {} a fused node's accumulator, "
+                             "{} without a tensor, {} differ\n",
+                             c.arrays, c.tensors, c.accumulators, c.fused_away, c.differ.size());
+    acts_ok = c.ok();
+  }
+  return passed == n && acts_ok ? 0 : 1;
 }
 
 }  // namespace
@@ -156,6 +172,9 @@ void register_verify(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_flag("--const-inputs", args->const_inputs,
                 "bind graph inputs 1.. to input_<i>.pb as constants (ONNX node tests)");
+  sub->add_flag("--reference-kernels", args->reference_kernels,
+                "compute with the reference kernels only (the oracle of the optimised ones)");
+  add_memory_limit_option(sub);
   sub->footer(kFooter);
   action = [args] { return run_verify(*args); };
 }

@@ -11,6 +11,7 @@ void add_flow_options(CLI::App* sub, FlowArgs& a) {
   add_policy_option(sub, a.policy);
   add_set_option(sub, a.overrides);
   add_engines_option(sub, a.engines);
+  add_memory_limit_option(sub);
   sub->add_option("--buffering", a.buffering, "auto (platform default), single or double")
       ->check(one_of({"auto", "single", "double"}))->capture_default_str();
   sub->add_option("--network-loop", a.network_loop, "auto, dory, dory-2020, deeploy (docs/schedule.md 4.6)")

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/tune/tuned_policy.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/provenance.h"
@@ -41,16 +42,17 @@ int main(int argc, char** argv) {
     actions.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(a));
   }
   // Parse errors follow edgesim's own contract (docs/cli.md): one "edgesim: error:" line, exit 2.
+  // Every error line is printable ASCII: names from files are escaped (platforms/util/printable.h).
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
     check_command_line(app, args);
     app.parse(argc, argv);
   } catch (const CliError& e) {
-    std::cerr << "edgesim: error: " << e.what() << "\n";
+    std::cerr << "edgesim: error: " << edgesim::printable(e.what()) << "\n";
     return 2;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);   // --help, --version
-    std::cerr << "edgesim: error: " << parse_error_line(app, e, args.empty() ? "" : args[0]) << "\n";
+    std::cerr << "edgesim: error: " << edgesim::printable(parse_error_line(app, e, args.empty() ? "" : args[0])) << "\n";
     return 2;
   }
   Action chosen;
@@ -59,10 +61,10 @@ int main(int argc, char** argv) {
   try {
     return chosen ? chosen() : 2;
   } catch (const CliError& e) {
-    std::cerr << "edgesim: error: " << e.what() << "\n";
+    std::cerr << "edgesim: error: " << edgesim::printable(e.what()) << "\n";
     return e.code();
   } catch (const std::exception& e) {
-    std::cerr << "edgesim: error: " << e.what() << "\n";
+    std::cerr << "edgesim: error: " << edgesim::printable(e.what()) << "\n";
     return 2;
   }
 }

@@ -6,6 +6,8 @@
 
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
+#include "kernels/cost/host_cost.h"
+#include "kernels/energy/cost.h"
 
 namespace edgesim {
 
@@ -20,7 +22,8 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
   } catch (const std::exception&) {
     // a schedule with an unknown policy name: all cores
   }
-  if (policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy") {
+  if (policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy" || policy == "untiled") {
+    c.deeploy_kernels = true;
     c.fork_per_tile = true;
     c.extra_barriers = 0;
     c.single_core_issue = true;
@@ -46,11 +49,18 @@ size_t Cluster::pick() const {
 }
 
 void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& conv, bool first_of_step, bool tiled,
-                          bool waited_dma) const {
+                          bool in_l1, bool waited_dma) const {
   std::vector<Shape> in, out;
   for (const BufView& v : c.inputs) in.push_back(v.shape);
   for (const BufView& v : c.outputs) out.push_back(v.shape);
-  const KernelCost k = cluster_kernel_cost(c.params, in, out, workers_);
+  // Operands outside L1 (a whole-tensor step's tensors in L2 or an L2 staging buffer: policy
+  // untiled, layout ops): every core access pays the cluster -> L2 latency; tiles read L1.
+  ClusterCostOptions opt;
+  opt.mem_latency = in_l1 ? 0 : p_.l2.latency_from_cluster;
+  opt.deeploy = conv.deeploy_kernels;
+  // impl riscv_host: one core running TVM's plain C loops (kernels/host/cost.h).
+  const KernelCost k = p_.cluster.impl == "riscv_host" ? host_kernel_cost(c.params, in, out, p_.cluster.host_cost)
+                                                        : cluster_kernel_cost(c.params, in, out, workers_, opt);
   const ClusterCostSpec& cc = p_.cluster.cost;
   int64_t lead = waited_dma ? dma_.wake_cycles : 0;
   if (conv.fork_per_tile) lead += cc.t_fork;
@@ -83,8 +93,12 @@ void Cluster::cost_issue(Job& j, const Command& c, const ClusterConventions& con
   j.work = 0;
   j.duration = cost.issue;
   j.core_cycles.assign(static_cast<size_t>(n_cores_), 0);
-  for (const MchanCommand& m : dory_commands(t, c.count.data(), gather, gather_channels))
+  j.dma_commands = j.dma_bursts = 0;
+  for (const MchanCommand& m : dory_commands(t, c.count.data(), gather, gather_channels)) {
     j.core_cycles[static_cast<size_t>(std::clamp(m.core, 0, n_cores_ - 1))] += mchan_issue_cycles(t, m.two_d);
+    ++j.dma_commands;
+    j.dma_bursts += dma_bursts(m.lines, m.line_bytes, t.burst_bytes);
+  }
   j.kernel = "dma issue";
 }
 

@@ -1,4 +1,7 @@
-// Cluster: the PULP cluster's N cores acting as one team (impl `pulp_cluster`).
+// Cluster: the PULP cluster's N cores acting as one team (impl `pulp_cluster`), or the single
+// RISC-V host core of a platform without a cluster (impl `riscv_host`, DIANA): the same engine
+// with the host's loop-nest kernel costs (kernels/host/cost.h) and no team fork or barriers
+// (its cluster.cost constants are absent, hence zero).
 // Timing: runs one job at a time, chosen among the ready ones: DMA issue jobs first (the
 // deployment loop programs the next transfers before it forks the kernel, TIMING_MODELS.md
 // §8.2), then the lowest command id (program order). A kernel job lasts
@@ -16,8 +19,9 @@
 // its tiling's policy), so a tuned network may mix DORY's and Deeploy's loops.
 // Parameters: the policy's worker cores (budgets.*.n_cores, else cluster.n_cores),
 // cluster.cost.*, cluster.dma.* (issue, wake), budgets.dory.*.
-// Not modelled: instruction cache misses, stalls of cores on L2 accesses in whole-tensor steps
-// (they run the generic element-wise model), overlap of DMA programming with the kernel.
+// A whole-tensor step (policy untiled, layout ops) runs its kernel on L2: the cost models charge
+// l2.latency_from_cluster per core access (kernels/cost/cluster_cost.h).
+// Not modelled: instruction cache misses, overlap of DMA programming with the kernel.
 #pragma once
 #include <string>
 
@@ -33,6 +37,7 @@ struct ClusterConventions {
   bool fork_per_tile = false;     // Deeploy: one team fork per kernel call
   int64_t extra_barriers = 3;     // per tiled kernel (DORY 3, Deeploy 0)
   bool single_core_issue = false; // Deeploy's tiling loop / GAP9's single_core_dma
+  bool deeploy_kernels = false;   // Deeploy's kernel library (ClusterCostOptions::deeploy)
   int64_t workers = 8;            // cores the kernels run on (the policy's budgets: GAP9 uses 8 of 9)
   bool fork_per_layer = true;     // DORY's network.c forks each layer; the paper-era loop
                                   // (network loop "dory-2020") runs the whole network in one
@@ -51,10 +56,11 @@ class Cluster : public Engine {
 
   // Fills a kernel job's duration, work, lead and per-core cycles for Compute command c.
   // first_of_step: the step's first kernel (pays the fork under DORY); tiled: part of a tiled
-  // step (pays the pipeline barriers); waited_dma: c depends on a DMA transfer (pays the wake).
+  // step (pays the pipeline barriers); in_l1: every operand buffer is in L1 (else each core access
+  // pays the L2 latency); waited_dma: c depends on a DMA transfer (pays the wake).
   // conv: the conventions of the command's step (a tuned network may mix DORY's and Deeploy's loops).
   void cost_kernel(Job& j, const Command& c, const ClusterConventions& conv, bool first_of_step, bool tiled,
-                   bool waited_dma) const;
+                   bool in_l1, bool waited_dma) const;
   // Fills an issue job for a cluster_dma copy; gather_channels > 0: a depthwise layer's input,
   // gathered HWC -> CHW with one command per channel (TIMING_MODELS.md §3.4 rule 4).
   void cost_issue(Job& j, const Command& c, const ClusterConventions& conv, int64_t gather_channels) const;

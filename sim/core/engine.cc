@@ -37,4 +37,16 @@ FifoEngine::FifoEngine(const sc_core::sc_module_name& name, JobListener& listene
   track_ = std::move(track);
 }
 
+ProgramOrderEngine::ProgramOrderEngine(const sc_core::sc_module_name& name, JobListener& listener, std::string track)
+    : Engine(name, listener) {
+  track_ = std::move(track);
+}
+
+size_t ProgramOrderEngine::pick() const {
+  size_t best = 0;
+  for (size_t k = 1; k < pending_.size(); ++k)
+    if (pending_[k]->id < pending_[best]->id) best = k;
+  return best;
+}
+
 }  // namespace edgesim

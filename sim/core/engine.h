@@ -45,4 +45,14 @@ class FifoEngine : public Engine {
   size_t pick() const override { return 0; }
 };
 
+// An engine serving the lowest command id first (program order): the accelerators a core
+// programs one job at a time (NPU, SOMA, AIMC).
+class ProgramOrderEngine : public Engine {
+ public:
+  ProgramOrderEngine(const sc_core::sc_module_name& name, JobListener& listener, std::string track);
+
+ protected:
+  size_t pick() const override;
+};
+
 }  // namespace edgesim

@@ -21,6 +21,8 @@ struct Job {
   std::vector<int64_t> core_cycles;  // kernel: busy cycles per core; issue: issue cycles per core
   std::string kernel;                // modelled kernel name (trace)
   int64_t tcdm_beats = 0;            // NPU job: its wide TCDM beats (bank-conflict mode)
+  int64_t dma_commands = 0;          // DMA issue job: the DMA commands it programs (energy)
+  int64_t dma_bursts = 0;            // DMA issue job: the bursts those commands move (energy)
   int64_t start = -1, end = -1;      // filled by the engine
 };
 

@@ -9,6 +9,7 @@ ClusterDma::ClusterDma(const sc_core::sc_module_name& name, JobListener& listene
     : sc_core::sc_module(name),
       l1("l1"),
       l2("l2"),
+      wmem("wmem"),
       in("in", listener, "dma in"),
       out("out", listener, "dma out"),
       t_(dma_timing(p)),
@@ -20,7 +21,8 @@ void ClusterDma::cost_transfer(Job& j, const Command& c, const DmaAddresses& a, 
   j.work = 0;
   j.lead = 0;
   if (simple_) {
-    j.duration = t_.setup + static_cast<int64_t>(std::ceil(static_cast<double>(c.bytes()) / simple_bpc_));
+    j.duration = t_.setup + (t_.ext_latency ? t_.l2_latency : 0) +
+                 static_cast<int64_t>(std::ceil(static_cast<double>(c.bytes()) / simple_bpc_));
     return;
   }
   const bool to_l1 = a.src_level != Level::L1;
@@ -37,7 +39,8 @@ void ClusterDma::move(const Command& c, const DmaAddresses& a, const std::string
   auto side = [&](Level l) -> tlm::tlm_fw_transport_if<>& {
     if (l == Level::L1) return *l1.operator->();
     if (l == Level::L2) return *l2.operator->();
-    throw std::runtime_error(who + ": the cluster DMA reaches only L1 and L2, not " + level_name(l));
+    if (l == Level::WMEM) return *wmem.operator->();
+    throw std::runtime_error(who + ": the cluster DMA reaches only L1, L2 and WMEM, not " + level_name(l));
   };
   move_rows(c, a, side(a.src_level), side(a.dst_level), true, -1, who);
 }

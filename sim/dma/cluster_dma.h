@@ -7,7 +7,8 @@
 // gather) and each command costs the §3.2 / §3.3 burst formula of TIMING_MODELS.md
 // (kernels/dma/cost.h): t_h + max(bursts, word slots / TCDM ports) in, t_h + Σ(⌈w/ports⌉ + 1)
 // out, plus λ, the outstanding-burst limit and the L2 bandwidth cap in realistic mode.
-// simple_dma: setup_cycles + ⌈bytes / bytes_per_cycle⌉ per copy.
+// simple_dma: setup_cycles + ⌈bytes / bytes_per_cycle⌉ per copy, + cluster.dma.l2_latency with
+// fidelity.dma_ext_latency (DIANA: bytes/8 + 10, TIMING_MODELS.md §7).
 // Data: each contiguous row becomes a TLM READ on the source memory and a WRITE on the
 // destination, at the start of the transfer (dependencies make that order-equivalent); the
 // memories' annotated delays are not added — the burst formula already accounts for the ports
@@ -36,7 +37,7 @@ int64_t move_rows(const Command& c, const DmaAddresses& a, tlm::tlm_fw_transport
 
 class ClusterDma : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<ClusterDma> l1, l2;
+  tlm_utils::simple_initiator_socket<ClusterDma> l1, l2, wmem;   // wmem: the level WMEM (sim/mem/scratch.h)
   FifoEngine in, out;
 
   ClusterDma(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p);

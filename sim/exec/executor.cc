@@ -12,10 +12,12 @@
 #include <systemc>
 
 #include "compiler/ir/op_label.h"
+#include "compiler/passes/assign_engine.h"
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/machine.h"
 #include "compiler/tiler/tiling_label.h"
 #include "sim/core/context.h"
+#include "sim/energy/meter.h"
 #include "sim/mem/tcdm.h"
 #include "sim/soc/soc.h"
 #include "sim/stats/memory_use.h"
@@ -64,8 +66,8 @@ struct Cmd {
 class Executor : public sc_core::sc_module, public JobListener {
  public:
   Executor(const sc_core::sc_module_name& n, const Graph& g, const Schedule& s, const PlatformSpec& p,
-           ScheduleMachine& m, const SimOptions& opt, RunResult& r)
-      : sc_core::sc_module(n), g_(g), s_(s), p_(p), m_(m), opt_(opt), r_(r) {
+           ScheduleMachine& m, const SimOptions& opt, RunResult& r, EnergyMeter& meter)
+      : sc_core::sc_module(n), g_(g), s_(s), p_(p), m_(m), opt_(opt), r_(r), meter_(meter) {
     SC_HAS_PROCESS(Executor);
     SC_THREAD(start);
     index_commands();
@@ -78,7 +80,8 @@ class Executor : public sc_core::sc_module, public JobListener {
     dma_ports_ = static_cast<double>(dma_timing(p_).tcdm_ports);
     for (const Cmd& k : cmds_) {
       const std::string& e = k.c->engine;
-      const bool there = e == "npu" ? soc->npu != nullptr : e == "mvu" ? soc->mvu != nullptr
+      const bool there = e == "npu" ? (soc->npu != nullptr || soc->soma != nullptr) : e == "mvu" ? soc->mvu != nullptr
+                         : e == "aimc" ? soc->aimc != nullptr
                          : e == "cluster" ? soc->cluster != nullptr : e == "cluster_dma" ? soc->dma != nullptr
                          : e == "l3_dma" ? soc->udma != nullptr : false;
       if (!there) throw SimError(who(k) + ": engine '" + e + "' is not simulated on platform " + p_.name);
@@ -116,6 +119,9 @@ class Executor : public sc_core::sc_module, public JobListener {
   void finished(Job& j);
   void complete(int k);
   void record(const Job& j, const Cmd& k, bool engine_job);
+  void meter(const Job& j, const Cmd& k, bool engine_job);
+  int64_t view_bytes(const BufView& v) const;
+  Level level_of(const BufView& v) const { return s_.buffers.at(static_cast<size_t>(v.buffer)).level; }
 
   const Graph& g_;
   const Schedule& s_;
@@ -123,6 +129,7 @@ class Executor : public sc_core::sc_module, public JobListener {
   ScheduleMachine& m_;
   SimOptions opt_;
   RunResult& r_;
+  EnergyMeter& meter_;
   Soc* soc_ = nullptr;
   const Tcdm* tcdm_ = nullptr;      // set in bank-conflict mode: kernels and L1 DMA contend
   int l1_transfers_ = 0;            // cluster DMA transfers in flight
@@ -160,10 +167,10 @@ void Executor::index_commands() {
     L.name = st.name;
     L.op = layer_label(g_, node);
     if (st.tiled) L.tiling = tiling_stats(g_, st);
-    L.engine = "cluster";
+    L.engine = engine_role(p_, "cluster");   // reports name DIANA's engines digital / analog / host
     for (const Command& c : st.commands)
       if (c.kind == Command::Kind::Compute) {
-        L.engine = c.engine;
+        L.engine = engine_role(p_, c.engine);
         break;
       }
     // A depthwise input that a layout Transpose already wrote CHW (io_layout nchw) loads as a
@@ -248,12 +255,22 @@ void Executor::ready(int ki) {
   if (c.kind == Command::Kind::Compute && c.engine == "mvu") {
     soc_->mvu->cost_job(k.main, c);
     soc_->mvu->unit(c.unit).submit(&k.main);
+  } else if (c.kind == Command::Kind::Compute && c.engine == "npu" && soc_->soma) {
+    soc_->soma->cost_job(k.main, c);
+    soc_->soma->submit(&k.main);
+  } else if (c.kind == Command::Kind::Compute && c.engine == "aimc") {
+    soc_->aimc->cost_job(k.main, c);
+    soc_->aimc->submit(&k.main);
   } else if (c.kind == Command::Kind::Compute && c.engine == "npu") {
     const bool w_tcdm = c.inputs.size() > 1 && s_.buffers.at(static_cast<size_t>(c.inputs[1].buffer)).level != Level::WMEM;
-    soc_->npu->cost_job(k.main, c, w_tcdm);
+    soc_->npu->cost_job(k.main, c, w_tcdm, k.first_kernel);
     soc_->npu->submit(&k.main);
   } else if (c.kind == Command::Kind::Compute) {
-    soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, k.after_dma);
+    bool in_l1 = true;
+    for (const auto* views : {&c.inputs, &c.outputs})
+      for (const BufView& v : *views) in_l1 = in_l1 && s_.buffers.at(static_cast<size_t>(v.buffer)).level == Level::L1;
+    soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, in_l1,
+                               k.after_dma);
     soc_->cluster->submit(&k.main);
   } else if (c.engine == "cluster_dma") {
     soc_->cluster->cost_issue(k.issue, c, conv_[static_cast<size_t>(k.step)], k.gather);
@@ -270,7 +287,7 @@ void Executor::started(Job& j) {
   if (&j == &k.issue) return;
   const Command& c = *k.c;
   if (c.kind == Command::Kind::Compute) {
-    if (c.engine == "npu") {
+    if (c.engine == "npu" && soc_->npu) {
       if (npu_contends_) soc_->npu->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0 ? dma_ports_ : 0.0);
       npu_job_ = &j;
     } else if (c.engine == "cluster") {
@@ -313,7 +330,36 @@ void Executor::finished(Job& j) {
 
 // Statistics and trace of a finished job.
 // engine_job: a kernel / issue job of the cluster, an NPU or MVU job (not a DMA transfer).
+int64_t Executor::view_bytes(const BufView& v) const {
+  int64_t n = static_cast<int64_t>(dtype_size(v.dtype));
+  for (int64_t d : v.shape) n *= d;
+  return n;
+}
+
+// Energy of a finished job (sim/energy/meter.h), from the same job the statistics record.
+void Executor::meter(const Job& j, const Cmd& k, bool engine_job) {
+  if (!meter_.enabled()) return;
+  const Command& c = *k.c;
+  if (engine_job && c.kind == Command::Kind::Compute && c.engine == "npu") {
+    std::vector<std::pair<Level, int64_t>> reads, writes;
+    for (const BufView& v : c.inputs) reads.emplace_back(level_of(v), view_bytes(v));
+    for (const BufView& v : c.outputs) writes.emplace_back(level_of(v), view_bytes(v));
+    meter_.npu_job(k.step, c.macs, reads, writes);
+  } else if (engine_job && c.kind == Command::Kind::Compute && c.engine == "mvu") {
+    const int64_t a = c.inputs.empty() ? 8 : 8 * static_cast<int64_t>(dtype_size(c.inputs[0].dtype));
+    const int64_t w = c.inputs.size() < 2 ? 8 : 8 * static_cast<int64_t>(dtype_size(c.inputs[1].dtype));
+    meter_.mvu_job(k.step, c.macs, a, w);
+  } else if (engine_job) {   // a cluster kernel or the cores issuing a DMA command
+    meter_.cluster_job(k.step, j.core_cycles, c.kind == Command::Kind::Compute ? c.macs : 0);
+  } else if (c.engine == "cluster_dma") {
+    meter_.transfer(k.step, k.addr.src_level, k.addr.dst_level, c.bytes(), k.issue.dma_bursts, k.issue.dma_commands);
+  } else {
+    meter_.l3_transfer(k.step, k.addr.src_level, k.addr.dst_level, c.bytes());
+  }
+}
+
 void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
+  meter(j, k, engine_job);
   LayerStats& L = r_.layers[static_cast<size_t>(k.step)];
   if (!k.c->loop) {   // the span the layer's own counter brackets
     const size_t si = static_cast<size_t>(k.step);
@@ -333,7 +379,9 @@ void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
   }
   if (!opt_.trace || j.duration == 0) return;
   const std::string name = j.kind == Job::Kind::Issue ? "issue " + k.c->note : k.c->note;
-  std::string track = k.c->engine == "npu" ? "npu" : k.c->engine == "mvu" ? fmt::format("mvu {}", k.c->unit) : "cluster";
+  std::string track = k.c->engine == "mvu" ? fmt::format("mvu {}", k.c->unit)
+                      : k.c->engine == "npu" || k.c->engine == "aimc" ? engine_role(p_, k.c->engine)
+                                                                       : engine_role(p_, "cluster");
   if (j.kind == Job::Kind::Transfer)
     track = k.c->engine == "l3_dma" ? soc_->udma->channel.track() : soc_->dma->channel(k.addr).track();
   r_.trace.push_back(TraceSlice{track, name, k.step, j.start, j.duration});
@@ -392,10 +440,11 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
     levels[static_cast<size_t>(l)] = &machine.level(l);
     sizes[static_cast<size_t>(l)] = std::max<int64_t>(1, s.high_water[static_cast<size_t>(l)]);
   }
+  const ClusterConventions conv = conventions_for(s.policy, p, s.network_loop);
+  EnergyMeter meter(p, p.cluster.present ? conv.workers : 0, s.steps.size());
   {
     SimContext ctx;
-    Executor ex("executor", g, s, p, machine, opt, r);
-    const ClusterConventions conv = conventions_for(s.policy, p, s.network_loop);
+    Executor ex("executor", g, s, p, machine, opt, r, meter);
     r.n_cores = p.cluster.present ? static_cast<int>(conv.workers) : 0;
     Soc soc = build_soc(p, levels, sizes, ex, conv.workers);
     ex.attach(&soc);
@@ -410,6 +459,7 @@ SimOutcome simulate(const Graph& g, const Schedule& s, const PlatformSpec& p, co
     r.accounted_cycles += L.accounted_cycles;
     r.total_macs += L.macs;
   }
+  meter.finish(r, r.freq_hz);
   r.memory = memory_use(s, p);
   if (opt.data) out.values = machine.finish();
   return out;

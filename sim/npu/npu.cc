@@ -10,62 +10,72 @@
 namespace edgesim {
 
 Npu::Npu(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p)
-    : Engine(name, listener), p_(p) {
-  track_ = "npu";
-}
-
-size_t Npu::pick() const {
-  size_t best = 0;
-  for (size_t k = 1; k < pending_.size(); ++k)
-    if (pending_[k]->id < pending_[best]->id) best = k;
-  return best;
-}
+    : ProgramOrderEngine(name, listener, "npu"), p_(p) {}
 
 NpuJob Npu::job_of(const Command& c) const {
-  if (!c.npu_weights || c.inputs.empty() || c.outputs.size() != 1 || c.outputs[0].shape.size() != 4 ||
-      !std::holds_alternative<ConvParams>(c.params))
-    throw std::runtime_error("NPU command is not a convolution with encoded weights");
-  const ConvParams& p = std::get<ConvParams>(c.params);
+  const bool gemm = std::holds_alternative<GemmParams>(c.params);
+  if (!c.npu_weights || c.inputs.empty() || c.outputs.size() != 1 ||
+      (!gemm && (c.outputs[0].shape.size() != 4 || !std::holds_alternative<ConvParams>(c.params))))
+    throw std::runtime_error("NPU command is not a convolution or a Gemm with encoded weights");
   const Shape& x = c.inputs[0].shape;
   const Shape& y = c.outputs[0].shape;
   NpuJob j;
   j.op = c.npu_weights->op;
-  j.ki = x.at(1);
-  j.ko = y[1];
-  j.ho = y[2];
-  j.wo = y[3];
-  if (c.npu_ho > 0) {   // the deployment reshaped the job's spatial extent (Command::npu_ho)
-    if (c.npu_ho * c.npu_wo != y[2] * y[3])
-      throw std::runtime_error("NPU command: npu_hw does not hold the output's H·W");
-    j.ho = c.npu_ho, j.wo = c.npu_wo;
+  const Requant* rq = nullptr;
+  std::vector<int64_t> bias;
+  if (gemm) {
+    // Deeploy's pointwise lowering of a Gemm: input [B, 1, M, K] HWC, so one output row of M pixels
+    // (RequantizedGemmToPwPass, [60]); the tile's leading dims are its batch (one job each).
+    const GemmParams& p = std::get<GemmParams>(c.params);
+    j.ki = x.back();
+    j.ko = y.back();
+    j.ho = 1;
+    j.wo = y.size() >= 2 ? y[y.size() - 2] : 1;
+    j.stride = 1;
+    rq = &p.rq;
+    bias = p.bias;
+  } else {
+    const ConvParams& p = std::get<ConvParams>(c.params);
+    j.ki = x.at(1);
+    j.ko = y[1];
+    j.ho = y[2];
+    j.wo = y[3];
+    if (c.npu_ho > 0) {   // the deployment reshaped the job's spatial extent (Command::npu_ho)
+      if (c.npu_ho * c.npu_wo != y[2] * y[3])
+        throw std::runtime_error("NPU command: npu_hw does not hold the output's H*W");
+      j.ho = c.npu_ho, j.wo = c.npu_wo;
+    }
+    j.stride = p.sh;
+    rq = &p.rq;
+    bias = p.bias;
   }
-  j.stride = p.sh;
   j.w_bits = c.npu_weights->w_bits;
   j.out_bits = static_cast<int64_t>(dtype_size(c.outputs[0].dtype)) * 8;
-  j.quantize = p.rq.enabled();
+  j.quantize = rq->enabled();
   j.per_channel_shift = false;   // edgesim's requant has one shift per layer
-  bool bias = !p.bias.empty() || p.rq.round != 0;
+  bool has_bias = !bias.empty() || rq->round != 0;
   int64_t max_scale = 0;
-  for (size_t k = 0; k < std::max(p.rq.k.size(), p.rq.lambda.size()); ++k) {
-    const int64_t kk = p.rq.k.size() == 1 ? p.rq.k[0] : p.rq.k.at(k);
-    const int64_t l = p.rq.lambda.size() == 1 ? p.rq.lambda[0] : p.rq.lambda.at(k);
-    max_scale = std::max(max_scale, kk * p.rq.mul);
-    bias = bias || l != 0;
+  for (size_t k = 0; k < std::max(rq->k.size(), rq->lambda.size()); ++k) {
+    const int64_t kk = rq->k.size() == 1 ? rq->k[0] : rq->k.at(k);
+    const int64_t l = rq->lambda.size() == 1 ? rq->lambda[0] : rq->lambda.at(k);
+    max_scale = std::max(max_scale, kk * rq->mul);
+    has_bias = has_bias || l != 0;
   }
-  j.bias = bias;
+  j.bias = has_bias;
   // N-EUREKA: 8-bit scales when they fit, else 32-bit (pulp-nnx: uint8 / uint32 scale types);
   // NE16: the model's npu.scale_bits.
   if (p_.npu.impl == "neureka") j.scale_bits = max_scale < 256 ? 8 : 32;
   return j;
 }
 
-NpuCost Npu::cost_of(const Command& c) const {
-  const NpuJob j = job_of(c);
+NpuCost Npu::cost_of(const Command& c, bool first_of_layer) const {
+  NpuJob j = job_of(c);
+  j.first_of_layer = first_of_layer;
   return p_.npu.impl == "ne16" ? ne16_job_cost(j, p_.npu) : neureka_job_cost(j, p_.npu);
 }
 
-void Npu::cost_job(Job& j, const Command& c, bool weights_in_tcdm) const {
-  const NpuCost k = cost_of(c);
+void Npu::cost_job(Job& j, const Command& c, bool weights_in_tcdm, bool first_of_layer) const {
+  const NpuCost k = cost_of(c, first_of_layer);
   j.kind = Job::Kind::Kernel;
   j.duration = k.cycles;
   j.work = k.cycles - k.config;

@@ -2,7 +2,8 @@
 // parameterised component for both: a Compute command on engine "npu" becomes one NPU job (one
 // tile dispatched by a core), timed by the per-state model of kernels/npu (cost_neureka.h:
 // activation load, matrix-vector per output channel × weight bit, norm/quant, stream-out, plus
-// the register programming npu.cfg_cycles). Jobs run one at a time, lowest command id first.
+// the core's programming: npu.cfg_cycles per job and npu.layer_cycles on a layer's first job,
+// kernels/npu/program_cost.h). Jobs run one at a time, lowest command id first.
 //
 // Ports: activations and outputs stream through the NPU's TCDM port (one wide 256-bit beat per
 // cycle); weights come either through the same port (npu.weight_source l1) or from the weight
@@ -28,23 +29,21 @@
 
 namespace edgesim {
 
-class Npu : public Engine {
+class Npu : public ProgramOrderEngine {
  public:
   Npu(const sc_core::sc_module_name& name, JobListener& listener, const PlatformSpec& p);
 
   // The NPU job of Compute command c (engine "npu"): the model's NpuJob and its cost.
   NpuJob job_of(const Command& c) const;
-  NpuCost cost_of(const Command& c) const;
+  NpuCost cost_of(const Command& c, bool first_of_layer = false) const;
   // Fills a job's duration (= cost cycles), work (cycles - config) and lead (config).
-  // weights_in_tcdm: the weights stream through the TCDM port (else the weight memory's).
-  void cost_job(Job& j, const Command& c, bool weights_in_tcdm) const;
+  // weights_in_tcdm: the weights stream through the TCDM port (else the weight memory's);
+  // first_of_layer: the step's first Compute (its config adds npu.layer_cycles).
+  void cost_job(Job& j, const Command& c, bool weights_in_tcdm, bool first_of_layer = false) const;
   // Bank-conflict mode: stretches a job that starts while `dma_ports` DMA ports stream into L1.
   void stretch_for_conflicts(Job& j, const Tcdm& l1, double dma_ports) const;
   // TCDM beats per cycle of the job (0..1), to stretch DMA transfers that meet it.
   double beat_share(const Job& j) const;
-
- protected:
-  size_t pick() const override;
 
  private:
   const PlatformSpec& p_;

@@ -108,6 +108,34 @@ std::string engine_split_line(const RunResult& r) {
   return out;
 }
 
+std::vector<EngineShare> op_split(const RunResult& r) {
+  std::vector<EngineShare> v;
+  for (const LayerStats& l : r.layers) {
+    const std::string op = l.op.substr(0, l.op.find(' '));   // "conv 3x3 /2" -> "conv"
+    auto it = std::find_if(v.begin(), v.end(), [&](const EngineShare& s) { return s.engine == op; });
+    if (it == v.end()) it = v.insert(v.end(), EngineShare{op, 0, 0, 0});
+    ++it->steps;
+    it->cycles += l.cycles;
+    it->macs += l.macs;
+  }
+  std::stable_sort(v.begin(), v.end(), [](const EngineShare& a, const EngineShare& b) { return a.cycles > b.cycles; });
+  return v;
+}
+
+std::vector<std::string> op_split_lines(const RunResult& r, size_t width, size_t indent) {
+  int64_t total = 0;
+  const auto v = op_split(r);
+  for (const EngineShare& s : v) total += s.cycles;
+  std::vector<std::string> lines{""};
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string item = v[i].engine + " " + group_digits(v[i].cycles) + " (" + percent(v[i].cycles, total) + ")" +
+                             (i + 1 < v.size() ? "," : "");
+    if (!lines.back().empty() && indent + lines.back().size() + 1 + item.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + item;
+  }
+  return lines;
+}
+
 Totals layer_totals(const RunResult& r) {
   Totals t;
   for (const LayerStats& l : r.layers) {

@@ -57,5 +57,11 @@ struct EngineShare {
 std::vector<EngineShare> engine_split(const RunResult& r);
 // "npu 6,123,456 cycles (57.4%, 22 steps), cluster 4,536,332 cycles (42.6%, 8 steps)"
 std::string engine_split_line(const RunResult& r);
+// The same split by op kind (LayerStats::op, compiler/ir/op_label's vocabulary with the kernel
+// size dropped: "conv", "gemm", "matmul", "isoftmax", ...), most cycles first.
+std::vector<EngineShare> op_split(const RunResult& r);
+// "isoftmax 4,512,000 (40.1%), gemm 3,801,223 (33.7%), ..." wrapped into lines of at most `width`
+// columns after a `indent`-column prefix.
+std::vector<std::string> op_split_lines(const RunResult& r, size_t width, size_t indent);
 
 }  // namespace edgesim::report

@@ -13,6 +13,7 @@
 #include "sim/report/format.h"
 #include "sim/report/provenance.h"
 #include "sim/report/report.h"
+#include "sim/report/energy_report.h"
 #include "sim/report/svg.h"
 #include "compiler/io/write_file.h"
 
@@ -40,6 +41,7 @@ h3{font-size:14px;margin:0 0 2px}
 .key{display:inline-block;width:11px;height:11px;border-radius:2px;margin:0 5px 0 12px;vertical-align:-1px}
 .key:first-child{margin-left:0}
 svg.chart{display:block;max-width:100%;height:auto;font-family:inherit}
+.pair{display:flex;align-items:flex-start}.pair svg.chart{width:100%}
 svg text{font-size:11px}svg .legend{font-size:13px}svg .tick{fill:#636c76;font-size:11px}
 svg .stripe{fill:#f6f8fa}svg .grid{stroke:#d8dee4;stroke-width:1}svg .axis{stroke:#8c959f;stroke-width:1}
 svg .area{fill:#4C78A8;fill-opacity:.35;stroke:#4C78A8;stroke-width:1.5}
@@ -93,6 +95,13 @@ std::string summary(const RunResult& r) {
   s += card("DMA L2→L1 / L1→L2 / L3", escape(report::bytes_label(t.dma_in) + " / " +
                                                         report::bytes_label(t.dma_out) + " / " + report::bytes_label(t.l3)));
   s += card("engines", escape(report::engine_split_line(r)));
+  if (r.energy_modelled) {
+    const double e = r.energy.total_pj();
+    s += card("energy", escape(report::energy_text(e)));
+    s += card("energy / MAC", fmt::format("{:.1f} pJ", report::pj_per_mac(e, r.total_macs)));
+    s += card("average power", escape(report::power_text(report::avg_power_w(r))));
+    s += card("energy-delay product", escape(report::edp_text(report::edp_js(r))));
+  }
   s += card("verification", badge(r));
   s += "</div>\n";
   if (t.cycles > 0) {  // the run's overall split as one CSS bar
@@ -195,6 +204,23 @@ std::string memory_section(const RunResult& r) {
   return s + "</div>\n";
 }
 
+// The run's energy per block: dynamic, leakage, total and share (docs/energy.md).
+std::string energy_blocks_table(const RunResult& r) {
+  const double total = r.energy.total_pj();
+  std::string s = "<table><thead><tr><th>block</th><th>dynamic</th><th>leakage</th><th>total</th><th>share</th></tr></thead><tbody>";
+  for (const std::string& b : report::energy_blocks(r)) {
+    const auto d = r.energy.dynamic_pj.find(b), l = r.energy.leakage_pj.find(b);
+    const double dv = d == r.energy.dynamic_pj.end() ? 0 : d->second, lv = l == r.energy.leakage_pj.end() ? 0 : l->second;
+    s += fmt::format(R"(<tr><td><span class="key" style="background:{}"></span>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td></tr>)",
+                     report::block_colour(b), escape(b), escape(report::energy_text(dv)), escape(report::energy_text(lv)),
+                     escape(report::energy_text(dv + lv)), total > 0 ? 100.0 * (dv + lv) / total : 0.0);
+  }
+  s += "</tbody></table>\n<p class=\"note\">energy model of the platform file (docs/energy.md): dynamic energy of the "
+       "simulated transfers, kernels and NPU/MVU jobs, leakage over the run's wall time; the cluster's waiting cores "
+       "count as idle core-cycles.</p>\n";
+  return s;
+}
+
 }  // namespace
 
 std::string run_to_html(const RunResult& r) {
@@ -205,7 +231,13 @@ std::string run_to_html(const RunResult& r) {
   s += "<h1>" + escape(title) + "</h1>\n";
   s += "<div class=\"meta\">" + escape(run_parameters(r)) + "</div>\n";
   s += summary(r);
-  s += "<h2>Where the cycles go, per layer</h2>\n" + report::layer_chart(r);
+  if (r.energy_modelled) {   // the energy chart beside the cycle chart, rows aligned (same scale)
+    s += "<h2>Where the cycles and the energy go, per layer</h2>\n<div class=\"pair\"><div style=\"flex:1240 1 0\">" +
+         report::layer_chart(r) + "</div><div style=\"flex:620 1 0\">" + report::energy_chart(r) + "</div></div>\n";
+    s += energy_blocks_table(r);
+  } else {
+    s += "<h2>Where the cycles go, per layer</h2>\n" + report::layer_chart(r);
+  }
   s += "<p class=\"note\">compute: cycles the engine spends in kernels; overhead: fixed costs (fork, barriers, DMA "
        "issue, wake-up after a DMA wait, kernel set-up); DMA wait: the rest of the layer's window, where the engine "
        "idles waiting for data. Hover a bar for its figures.</p>\n";
@@ -216,6 +248,11 @@ std::string run_to_html(const RunResult& r) {
        " accounted = the layers' own counters, as DORY/Deeploy print them (wall cycles add the network loop's "
        "blocking L3&rarr;L2 weight reads)</p>\n";
   s += "<h2>Tiling and engines</h2>\n" + tiling_table(r);
+  if (!r.warnings.empty()) {   // platform plausibility, DIANA's offload rules, MVU constraints
+    s += "<h2>Warnings</h2>\n<ul class=\"warnings\">\n";
+    for (const std::string& w : r.warnings) s += "<li>" + escape(w) + "</li>\n";
+    s += "</ul>\n";
+  }
   s += report::provenance_html(r.provenance);
   return s + "</main>\n</body>\n</html>\n";
 }

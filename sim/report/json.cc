@@ -4,6 +4,7 @@
 // sorted keys (nlohmann's default map), integers exactly, indented by one space.
 #include <nlohmann/json.hpp>
 
+#include "sim/report/energy_report.h"
 #include "sim/report/format.h"
 #include "sim/report/provenance.h"
 #include "sim/report/report.h"
@@ -32,8 +33,14 @@ json tiling_json(const LayerTilingStats& t) {
           {"l3", l3}};
 }
 
-json layer_json(const LayerStats& l) {
+// null without an energy model
+json energy_or_null(bool modelled, double pj) { return modelled ? json(pj) : json(nullptr); }
+json blocks_or_null(bool modelled, const std::map<std::string, double>& m) { return modelled ? json(m) : json(nullptr); }
+
+json layer_json(const LayerStats& l, bool energy) {
   return {{"step", l.step},
+          {"energy_pj", energy_or_null(energy, l.energy.total_pj())},
+          {"energy_by_block", blocks_or_null(energy, l.energy.by_block())},
           {"name", l.name},
           {"op", l.op},
           {"engine", l.engine},
@@ -61,12 +68,15 @@ json memory_json(const MemoryUse& m) {
 
 std::string run_to_json(const RunResult& r) {
   json layers = json::array();
-  for (const LayerStats& l : r.layers) layers.push_back(layer_json(l));
+  for (const LayerStats& l : r.layers) layers.push_back(layer_json(l, r.energy_modelled));
   json memory = json::array();
   for (const MemoryUse& m : r.memory) memory.push_back(memory_json(m));
   json engines = json::array();
   for (const report::EngineShare& e : report::engine_split(r))
     engines.push_back({{"engine", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
+  json ops = json::array();
+  for (const report::EngineShare& e : report::op_split(r))
+    ops.push_back({{"op", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
   const json doc = {{"network", r.network},
                     {"platform", r.platform},
                     {"policy", r.policy},
@@ -81,7 +91,13 @@ std::string run_to_json(const RunResult& r) {
                     {"verified", r.verified},
                     {"verify_message", r.verify_message},
                     {"engines", engines},
+                    {"ops", ops},
                     {"warnings", r.warnings},
+                    {"total_energy_pj", energy_or_null(r.energy_modelled, r.energy.total_pj())},
+                    {"energy_by_block", blocks_or_null(r.energy_modelled, r.energy.by_block())},
+                    {"energy_leakage_by_block", blocks_or_null(r.energy_modelled, r.energy.leakage_pj)},
+                    {"avg_power_w", energy_or_null(r.energy_modelled, report::avg_power_w(r))},
+                    {"edp_j_s", energy_or_null(r.energy_modelled, report::edp_js(r))},
                     {"layers", std::move(layers)},
                     {"memory", std::move(memory)},
                     {"provenance", report::provenance_json(r.provenance)}};

@@ -20,8 +20,6 @@ namespace {
 constexpr double kWidth = 1240;
 constexpr double kLeft = 300;    // layer labels
 constexpr double kRight = 90;    // cycle count after each bar
-constexpr double kLegend = 30;   // legend strip above the plot
-constexpr double kAxis = 22;     // one axis' tick labels
 constexpr size_t kNameChars = 36;
 
 // Engines in order of first appearance.
@@ -79,13 +77,7 @@ std::string tooltip(size_t i, const LayerStats& l) {
 }  // namespace
 
 std::string layer_chart(const RunResult& r) {
-  const size_t n = std::max<size_t>(r.layers.size(), 1);
-  const double row = std::clamp(std::floor(900.0 / static_cast<double>(n)), 12.0, 24.0);
-  const double font = std::clamp(row - 3.0, 9.0, 12.0);
-  const bool top_axis = n > 30;
-  const double plot_top = kLegend + (top_axis ? kAxis : 6.0);
-  const double plot_h = row * static_cast<double>(n);
-  const double height = plot_top + plot_h + kAxis + 22;
+  const auto [row, font, plot_top, plot_h, height, top_axis] = layer_rows(r.layers.size());
 
   int64_t max_cycles = 0;
   for (const LayerStats& l : r.layers) max_cycles = std::max(max_cycles, l.cycles);

@@ -20,7 +20,10 @@ void print_run_table(std::ostream& os, const RunResult& r, size_t width = 100);
 //  "accounted_cycles", "total_macs", "data", "verified", "verify_message", "engines": [...],
 //  "warnings": [...], "provenance": {...}, "layers": [{step, name, op, engine, macs, cycles, accounted_cycles,
 //  compute_cycles, dma_wait_cycles, overhead_cycles, tiles, start, end, dma_bytes_in,
-//  dma_bytes_out, l3_bytes, engine_reason, tiling}], "memory": [...]}
+//  dma_bytes_out, l3_bytes, engine_reason, tiling, energy_pj, energy_by_block}], "memory": [...],
+//  "total_energy_pj", "energy_by_block", "energy_leakage_by_block", "avg_power_w", "edp_j_s"}
+// The energy keys are null when the platform has no energy model (docs/energy.md); a layer's
+// energy_by_block and the run's hold picojoules per block (dynamic + leakage).
 // provenance: how the run was made (sim/report/provenance.h: command line, version and commit,
 // platform and spec hash, overrides, options, files with hashes).
 // tiling: null for a whole-tensor step, else {policy, l1: {out: [c,h,w], in: [c,h,w], buffering,

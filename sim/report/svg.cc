@@ -1,6 +1,7 @@
 // SVG / HTML primitives of the report page (see svg.h).
 #include "sim/report/svg.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -43,6 +44,19 @@ std::vector<double> nice_ticks(double max, int target) {
   const int n = static_cast<int>(std::ceil(max / step - 1e-9));
   for (int i = 0; i <= n; ++i) ticks.push_back(i * step);
   return ticks;
+}
+
+LayerRows layer_rows(size_t layers) {
+  constexpr double kLegend = 30;
+  const size_t n = std::max<size_t>(layers, 1);
+  LayerRows g{};
+  g.row = std::clamp(std::floor(900.0 / static_cast<double>(n)), 12.0, 24.0);
+  g.font = std::clamp(g.row - 3.0, 9.0, 12.0);
+  g.top_axis = n > 30;
+  g.plot_top = kLegend + (g.top_axis ? kChartAxis : 6.0);
+  g.plot_h = g.row * static_cast<double>(n);
+  g.height = g.plot_top + g.plot_h + kChartAxis + 22;
+  return g;
 }
 
 std::string short_number(double v) {

@@ -41,6 +41,16 @@ inline constexpr const char* kDmaWaitColour = "#D9534F";
 // host / digital / analog); other names get a neutral grey.
 const char* engine_colour(const std::string& engine);
 
+// Vertical geometry of the per-layer charts (layer_chart, energy_chart), the same for both so their
+// rows line up side by side: rows of 24 px shrinking to 12 px with many layers, a 30 px legend
+// strip, axes of 22 px (the top one only above 30 layers).
+struct LayerRows {
+  double row, font, plot_top, plot_h, height;
+  bool top_axis;
+};
+inline constexpr double kChartAxis = 22;
+LayerRows layer_rows(size_t layers);
+
 // Horizontal stacked bars, one row per layer: compute / overhead / DMA wait in cycles.
 std::string layer_chart(const RunResult& r);
 

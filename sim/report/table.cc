@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/energy_report.h"
 #include "sim/report/format.h"
 #include "sim/report/report.h"
 #include "sim/report/text_table.h"
@@ -138,6 +139,9 @@ void print_run_table(std::ostream& os, const RunResult& r, size_t width) {
     os << "note:         layers cover " << group_digits(totals.cycles) << " of the " << group_digits(r.total_cycles)
        << " cycles\n";
   os << "engines:      " << report::engine_split_line(r) << '\n';
+  const auto ops = report::op_split_lines(r, 100, 14);
+  for (size_t i = 0; i < ops.size(); ++i) os << (i == 0 ? "by op:        " : "              ") << ops[i] << '\n';
+  if (r.energy_modelled) os << '\n' << report::energy_table(r, width);
   for (const std::string& w : r.warnings) os << "warning:      " << w << '\n';
   os << "verification: " << report::verification(r) << '\n';
 }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "sim/mem/hyperram.h"
+#include "sim/mem/scratch.h"
 #include "sim/mem/sram.h"
 #include "sim/mem/tcdm.h"
 
@@ -35,7 +36,7 @@ const std::map<std::string, MemoryFactory>& l3_impls() {
   return m;
 }
 const std::vector<std::string>& cluster_impls() {
-  static const std::vector<std::string> v{"pulp_cluster"};
+  static const std::vector<std::string> v{"pulp_cluster", "riscv_host"};
   return v;
 }
 const std::vector<std::string>& npu_impls() {
@@ -89,7 +90,10 @@ Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> leve
   if (!contains(cluster_impls(), p.cluster.impl))
     throw SimError("platform " + p.name + ": cluster.impl '" + p.cluster.impl +
                    "' is not implemented by the simulator (has: " + names(cluster_impls()) + ")");
-  if (!p.cluster.cost.present) throw SimError("platform " + p.name + ": cluster.cost is missing (kernel cost model)");
+  if (p.cluster.impl == "pulp_cluster" && !p.cluster.cost.present)
+    throw SimError("platform " + p.name + ": cluster.cost is missing (kernel cost model)");
+  if (p.cluster.impl == "riscv_host" && !p.cluster.host_cost.present)
+    throw SimError("platform " + p.name + ": cluster.host_cost is missing (host loop cost model)");
   if (!p.cluster.dma.present || !contains(dma_impls(), p.cluster.dma.impl))
     throw SimError("platform " + p.name + ": cluster.dma.impl '" + p.cluster.dma.impl +
                    "' is not implemented by the simulator (has: " + names(dma_impls()) + ")");
@@ -103,21 +107,26 @@ Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> leve
                   sizes[static_cast<size_t>(Level::L3)], p);
   s.cluster = std::make_unique<Cluster>("cluster", listener, p, workers);
   s.dma = std::make_unique<ClusterDma>("cluster_dma", listener, p);
+  s.wmem = std::make_unique<Scratch>("wmem", *levels[static_cast<size_t>(Level::WMEM)],
+                                     sizes[static_cast<size_t>(Level::WMEM)], p);
   s.dma->l1.bind(s.l1->socket);
   s.dma->l2.bind(s.l2->socket);
+  s.dma->wmem.bind(s.wmem->socket);
   if (has_l3) {
     s.udma = std::make_unique<Udma>("udma", listener, p);
     s.udma->l3.bind(s.l3->socket);
     s.udma->l2.bind(s.l2->socket);
   }
   if (p.npu.present && contains(npu_impls(), p.npu.impl)) s.npu = std::make_unique<Npu>("npu", listener, p);
+  if (p.npu.present && p.npu.impl == "soma") s.soma = std::make_unique<Soma>("soma", listener, p);
+  if (p.aimc.present && p.aimc.impl == "diana_aimc") s.aimc = std::make_unique<Aimc>("aimc", listener, p);
   return s;
 }
 
 std::vector<std::string> simulator_components() {
   return {"cluster.impl: " + names(cluster_impls()), "cluster.dma.impl: " + names(dma_impls()),
           "l1.impl: " + names(l1_impls()), "l2.impl: " + names(l2_impls()), "l3.impl: " + names(l3_impls()),
-          "npu.impl: " + names(npu_impls()), "mvu.impl: barvinn_mvu"};
+          "npu.impl: " + names(npu_impls()) + ", soma", "aimc.impl: diana_aimc", "mvu.impl: barvinn_mvu"};
 }
 
 }  // namespace edgesim

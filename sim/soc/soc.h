@@ -6,6 +6,8 @@
 //                                            uDMA ("l3_dma")                     --TLM--> L3, L2
 //   L1 (tcdm), L2 (sram), L3 (hyperram_udma | ddr): Memory targets over the run's level arrays
 //   npu (neureka | ne16): jobs of Compute commands on engine "npu" (sim/npu/npu.h)
+//   npu (soma), aimc (diana_aimc): DIANA's accelerators (sim/soma, sim/aimc); the cluster DMA
+//   also reaches the level WMEM (DIANA's digital weight memory, sim/mem/scratch.h)
 //   mvu (barvinn_mvu): the MVU array (sim/mvu/mvu_array.h); a platform without a cluster (BARVINN)
 //   gets the array only (its slices read the L2 staging buffer in place)
 //
@@ -23,8 +25,10 @@
 #include "sim/dma/cluster_dma.h"
 #include "sim/dma/udma.h"
 #include "sim/mem/memory.h"
+#include "sim/aimc/aimc.h"
 #include "sim/mvu/mvu_array.h"
 #include "sim/npu/npu.h"
+#include "sim/soma/soma.h"
 
 namespace edgesim {
 
@@ -35,10 +39,13 @@ class SimError : public std::runtime_error {
 
 struct Soc {
   std::unique_ptr<Memory> l1, l2, l3;
+  std::unique_ptr<Memory> wmem;     // level WMEM (sim/mem/scratch.h), bound to the cluster DMA
   std::unique_ptr<Cluster> cluster;
   std::unique_ptr<ClusterDma> dma;
   std::unique_ptr<Udma> udma;
   std::unique_ptr<Npu> npu;         // npu.impl neureka | ne16
+  std::unique_ptr<Soma> soma;       // npu.impl soma (DIANA's digital accelerator)
+  std::unique_ptr<Aimc> aimc;       // aimc.impl diana_aimc (DIANA's analog core)
   std::unique_ptr<MvuArray> mvu;    // mvu.impl barvinn_mvu (BARVINN: no cluster, no L1 model)
 };
 

@@ -14,6 +14,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,28 @@ struct LayerTilingStats {
   std::string l1_label, l3_label; // compiler/tiler/tiling_label.h wording
 };
 
+// Energy of a layer or a run in picojoules per block ("cluster", "l1", "l2", "l3", "wmem", "dma",
+// "npu", "mvu"): dynamic energy of the simulated events and leakage over the elapsed time
+// (sim/energy/meter.h, docs/energy.md). Empty when the platform has no energy model.
+struct EnergyStats {
+  std::map<std::string, double> dynamic_pj, leakage_pj;
+  double total_pj() const {
+    double t = 0;
+    for (const auto& [b, v] : dynamic_pj) t += v;
+    for (const auto& [b, v] : leakage_pj) t += v;
+    return t;
+  }
+  double block_pj(const std::string& block) const {
+    auto d = dynamic_pj.find(block), l = leakage_pj.find(block);
+    return (d == dynamic_pj.end() ? 0.0 : d->second) + (l == leakage_pj.end() ? 0.0 : l->second);
+  }
+  std::map<std::string, double> by_block() const {
+    std::map<std::string, double> out = dynamic_pj;
+    for (const auto& [b, v] : leakage_pj) out[b] += v;
+    return out;
+  }
+};
+
 struct LayerStats {
   int step = -1;                  // index into Schedule::steps
   std::string name;               // node name
@@ -57,6 +80,7 @@ struct LayerStats {
   int64_t l3_bytes = 0;           // L3<->L2
   LayerTilingStats tiling;
   std::string engine_reason;      // why the node runs on `engine` ("first engine that runs it", "not npu: dilation")
+  EnergyStats energy;             // empty without an energy model
 };
 
 // One slice of a timeline, for the trace: `track` is a core ("core 3"), an engine ("cluster")
@@ -95,6 +119,8 @@ struct RunResult {
   std::vector<TraceSlice> trace;  // empty unless requested
   std::vector<MemoryUse> memory;
   std::vector<std::string> warnings;   // e.g. an MVU slice violating the quantizer constraint
+  bool energy_modelled = false;   // the platform has an energy section
+  EnergyStats energy;             // sum of the layers' (each block's dynamic + leakage)
   Provenance provenance;          // filled by the CLI; empty in library use
 };
 

@@ -10,8 +10,13 @@
 #include <csignal>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace edgesim {
+class ProcessPool;
+}
 
 namespace edgesim::sweep {
 
@@ -36,12 +41,34 @@ class InterruptGuard {
 // -j 1: evaluates the points one after the other in this process.
 void dispatch_in_process(const std::vector<size_t>& pending, const Evaluate& evaluate, const Sink& sink);
 
+// The record of a point whose process failed: on_crash(index, why).
+using OnCrash = std::function<std::string(size_t index, const std::string& why)>;
+
 // -j N: evaluates the points on min(N, pending) forked worker processes (sim/workers/process_pool.h,
 // the pool `edgesim tune` uses too), dynamic assignment. A worker that dies on a point (a crash,
 // SIGKILL) is replaced and the point retried once on the new worker; a point that fails again, or
 // whose evaluation threw, yields the record `on_crash(index, why)` ("worker process killed by
-// signal 9 (tried 2 times)"), so no other point is lost. Workers leave with _exit.
+// signal 9 (tried 2 times)"), so no other point is lost. A point still running `timeout_s`
+// seconds after it was handed out (0: no limit) has its worker killed and yields
+// on_crash(index, "timed out after N s (worker process killed)"), without a retry. Workers
+// leave with _exit.
 void dispatch_workers(int jobs, const std::vector<size_t>& pending, const Evaluate& evaluate, const Sink& sink,
-                      const std::function<std::string(size_t, const std::string&)>& on_crash);
+                      const OnCrash& on_crash, double timeout_s = 0);
+
+// One point at a time in a forked child process with the same retry and timeout rules (a pool of
+// one worker, forked on first use and kept): how each MPI rank evaluates its points, so that a
+// crash, a kill or a timeout costs the point, not the rank and with it the MPI job.
+class IsolatedEvaluate {
+ public:
+  IsolatedEvaluate(Evaluate evaluate, OnCrash on_crash, double timeout_s);
+  ~IsolatedEvaluate();
+  std::string operator()(size_t index);
+
+ private:
+  Evaluate evaluate_;
+  OnCrash on_crash_;
+  double timeout_s_;
+  std::unique_ptr<ProcessPool> pool_;
+};
 
 }  // namespace edgesim::sweep

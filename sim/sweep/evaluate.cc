@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
@@ -11,6 +12,7 @@
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
+#include "platforms/util/printable.h"
 #include "sim/exec/executor.h"
 #include "sim/flow/flow.h"
 
@@ -84,7 +86,10 @@ std::string spec_network_name(const SweepSpec& s, size_t n) {
 
 std::vector<SweepNetwork> import_networks(const SweepSpec& s) {
   std::vector<SweepNetwork> nets;
-  for (size_t i = 0; i < s.networks.size(); ++i) nets.push_back({s.networks[i], spec_network_name(s, i), import_onnx(s.networks[i])});
+  for (size_t i = 0; i < s.networks.size(); ++i) {
+    nets.push_back({s.networks[i], spec_network_name(s, i), import_onnx(s.networks[i])});
+    check_memory(estimate_memory(nets.back().graph), nets.back().graph, s.networks[i]);
+  }
   return nets;
 }
 
@@ -131,7 +136,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
   r.has_layers = true;
   auto fail = [&](const char* status, const std::string& why) {
     r.status = status;
-    r.reason = one_line(why);
+    r.reason = printable(one_line(why));
     return r;
   };
   try {
@@ -144,7 +149,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
     Graph graph = net.graph;
     try {
-      EngineAssignment ea = assign_engines(graph, spec, p.engines);
+      EngineAssignment ea = assign_engines(graph, spec, policy_engines(p.policy, p.engines));
       if (p.policy == "tuned") prepare_tuned_graph(graph, spec, &ea);
     } catch (const std::exception& e) {
       return fail("infeasible", e.what());
@@ -157,6 +162,9 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     }
     Schedule sched;
     try {
+      MemoryEstimate mem = estimate_memory(graph);
+      add_schedule_estimate(mem, graph, tilings);
+      check_memory(mem, graph, net.path);
       sched = build_schedule(graph, spec, tilings);
     } catch (const TilingError& e) {
       return fail("infeasible", e.what());
@@ -173,8 +181,10 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     r.time_ms = res.freq_hz > 0 ? round4(static_cast<double>(res.total_cycles) * 1e3 / static_cast<double>(res.freq_hz)) : 0;
     r.mac_per_cycle =
         res.total_cycles > 0 ? round4(static_cast<double>(res.total_macs) / static_cast<double>(res.total_cycles)) : 0;
+    r.energy_uj = res.energy_modelled ? round4(res.energy.total_pj() * 1e-6) : -1;
     for (const LayerStats& l : res.layers)
-      r.layers.push_back({l.name, l.op, l.cycles, l.compute_cycles, l.dma_wait_cycles, l.overhead_cycles});
+      r.layers.push_back({l.name, l.op, l.cycles, l.compute_cycles, l.dma_wait_cycles, l.overhead_cycles,
+                          res.energy_modelled ? round4(l.energy.total_pj() * 1e-6) : -1});
     return r;
   } catch (const std::exception& e) {
     r.layers.clear();

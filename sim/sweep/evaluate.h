@@ -28,6 +28,8 @@ struct SweepSpec {
   std::vector<Axis> axes;
   std::vector<std::string> networks;             // ONNX paths
   std::vector<std::string> network_names;        // their labels (name_networks); empty: network_name(path)
+  // What "best" means in the reports (record.h objective_value): cycles, energy or edp.
+  std::string objective = "cycles";
 };
 
 struct SweepNetwork {

@@ -1,12 +1,16 @@
 // sweep_to_html (html.h): page layout, cards and tables of a sweep; the charts are charts.cc.
 #include "sim/sweep/html.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "sim/report/format.h"
 #include "sim/report/provenance.h"
 #include "sim/report/svg.h"
 #include "sim/sweep/charts.h"
+#include "sim/sweep/pareto.h"
 
 namespace edgesim::sweep {
 
@@ -39,20 +43,28 @@ summary{cursor:pointer;color:#636c76;margin-top:8px}
 
 
 std::string network_table(const SweepSpec& s, const std::vector<const PointRecord*>& rs, const PointRecord* best) {
+  const bool energy = std::any_of(rs.begin(), rs.end(), [](const PointRecord* r) { return r->energy_uj >= 0; });
   // Long grids fold the table away (a <details> element: no script needed).
   std::string t = rs.size() > 12 ? fmt::format("<details><summary>all {} points</summary>\n", rs.size()) : "";
   t += "<table><tr>";
   for (const Axis& a : s.axes) t += "<th>" + escape(a.key) + "</th>";
-  t += "<th>status</th><th>total cycles</th><th>time</th><th>MAC/cycle</th><th>reason</th></tr>\n";
+  t += std::string("<th>status</th><th>total cycles</th><th>time</th><th>MAC/cycle</th>") +
+       (energy ? "<th>energy</th><th>EDP (uJ&middot;ms)</th>" : "") + "<th>reason</th></tr>\n";
   for (const PointRecord* r : rs) {
     t += std::string("<tr") + (r == best ? " class=\"best\"" : r->status != "ok" ? " class=\"inf\"" : "") + ">";
     for (const std::string& v : r->values) t += "<td>" + escape(v) + "</td>";
-    if (r->status == "ok")
-      t += fmt::format(R"(<td>ok</td><td class="n">{}</td><td class="n">{:.3f} ms</td><td class="n">{:.2f}</td><td></td>)",
+    if (r->status == "ok") {
+      t += fmt::format(R"(<td>ok</td><td class="n">{}</td><td class="n">{:.3f} ms</td><td class="n">{:.2f}</td>)",
                        group_digits(r->total_cycles), r->time_ms, r->mac_per_cycle);
-    else
-      t += "<td>" + escape(r->status) + R"(</td><td class="n">-</td><td class="n">-</td><td class="n">-</td><td class="reason">)" +
-           escape(r->reason) + "</td>";
+      if (energy)
+        t += r->energy_uj >= 0 ? fmt::format(R"(<td class="n">{:.3f} uJ</td><td class="n">{:.4g}</td>)", r->energy_uj,
+                                             r->energy_uj * r->time_ms)
+                               : std::string(R"(<td class="n">-</td><td class="n">-</td>)");
+      t += "<td></td>";
+    } else {
+      t += "<td>" + escape(r->status) + R"(</td><td class="n">-</td><td class="n">-</td><td class="n">-</td>)" +
+           (energy ? R"(<td class="n">-</td><td class="n">-</td>)" : "") + R"(<td class="reason">)" + escape(r->reason) + "</td>";
+    }
     t += "</tr>\n";
   }
   return t + (rs.size() > 12 ? "</table></details>\n" : "</table>\n");
@@ -95,24 +107,34 @@ std::string sweep_to_html(const SweepSpec& s, const std::vector<PointRecord>& re
         if (s.policies.size() > 1 || s.engine_sets.size() > 1)
           page += "<h3>policy " + escape(policy) + (s.engine_sets.size() > 1 ? ", engines " +
                   escape(elabel.empty() ? "(platform's)" : elabel) : "") + "</h3>\n";
-        const PointRecord* best = nullptr;
+        const PointRecord* best = nullptr;   // the lowest figure of the objective (cycles, energy, edp)
         size_t infeasible = 0;
         for (const PointRecord* r : rs) {
           if (r->status != "ok") ++infeasible;
-          else if (!best || r->total_cycles < best->total_cycles) best = r;
+          const std::optional<double> v = objective_value(*r, s.objective);
+          if (v && (!best || *v < *objective_value(*best, s.objective))) best = r;
         }
         page += "<div class=\"cards\">";
         if (best) {
           std::string at;
           for (size_t i : varied_axes(s.axes)) at += (at.empty() ? "" : ", ") + s.axes[i].key + "=" + best->values[i];
-          page += fmt::format(R"(<div class="card"><div class="k">fewest cycles</div><div class="v">{}</div></div>)"
-                              R"(<div class="card"><div class="k">time</div><div class="v">{:.3f} ms</div></div>)"
-                              R"(<div class="card"><div class="k">at</div><div class="v">{}</div></div>)",
-                              group_digits(best->total_cycles), best->time_ms, escape(at.empty() ? "every point" : at));
+          const char* title = s.objective == "energy" ? "least energy" : s.objective == "edp" ? "lowest EDP" : "fewest cycles";
+          page += fmt::format(R"(<div class="card"><div class="k">{} at</div><div class="v">{}</div></div>)"
+                              R"(<div class="card"><div class="k">cycles</div><div class="v">{}</div></div>)"
+                              R"(<div class="card"><div class="k">time</div><div class="v">{:.3f} ms</div></div>)",
+                              title, escape(at.empty() ? "every point" : at), group_digits(best->total_cycles), best->time_ms);
+          if (best->energy_uj >= 0)
+            page += fmt::format(R"(<div class="card"><div class="k">energy</div><div class="v">{:.3f} uJ</div></div>)"
+                                R"(<div class="card"><div class="k">EDP</div><div class="v">{:.4g} uJ&middot;ms</div></div>)",
+                                best->energy_uj, best->energy_uj * best->time_ms);
         }
         page += fmt::format(R"(<div class="card"><div class="k">feasible</div><div class="v">{} / {}</div></div></div>)",
                             rs.size() - infeasible, rs.size());
         page += sweep_charts(s, rs, ids);
+        if (const std::string front = pareto_chart(s, rs, best); !front.empty())
+          page += "<h3>Cycles and energy: the Pareto front</h3>\n" + front +
+                  "<p class=\"meta\">red: points no other point beats in both cycles and energy; ringed: the best "
+                  "point of the objective (" + escape(s.objective) + ")</p>\n";
         page += network_table(s, rs, best);
       }
   }

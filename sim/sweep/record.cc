@@ -34,14 +34,16 @@ json record_to_json(const PointRecord& r, const std::vector<std::string>& keys) 
     j["macs"] = r.macs;
     j["time_ms"] = r.time_ms;
     j["mac_per_cycle"] = r.mac_per_cycle;
+    j["energy_uj"] = r.energy_uj >= 0 ? json(r.energy_uj) : json(nullptr);
   } else {
-    for (const char* k : {"total_cycles", "macs", "time_ms", "mac_per_cycle"}) j[k] = nullptr;
+    for (const char* k : {"total_cycles", "macs", "time_ms", "mac_per_cycle", "energy_uj"}) j[k] = nullptr;
   }
   if (r.has_layers) {
     json layers = json::array();
     for (const LayerRecord& l : r.layers)
       layers.push_back({{"name", l.name}, {"op", l.op}, {"cycles", l.cycles}, {"compute", l.compute},
-                        {"dma_wait", l.dma_wait}, {"overhead", l.overhead}});
+                        {"dma_wait", l.dma_wait}, {"overhead", l.overhead},
+                        {"energy_uj", l.energy_uj >= 0 ? json(l.energy_uj) : json(nullptr)}});
     j["layers"] = layers;
   }
   return j;
@@ -65,15 +67,19 @@ std::optional<PointRecord> record_from_json(const json& j, const std::vector<std
       r.macs = j.at("macs").get<int64_t>();
       r.time_ms = j.at("time_ms").get<double>();
       r.mac_per_cycle = j.at("mac_per_cycle").get<double>();
+      const json& e = j.at("energy_uj");
+      r.energy_uj = e.is_null() ? -1 : e.get<double>();
     } else if (r.status != "infeasible" && r.status != "error") {
       return std::nullopt;
     }
     if (j.contains("layers")) {
       r.has_layers = true;
-      for (const json& l : j.at("layers"))
+      for (const json& l : j.at("layers")) {
+        const json& e = l.at("energy_uj");
         r.layers.push_back({l.at("name").get<std::string>(), l.at("op").get<std::string>(), l.at("cycles").get<int64_t>(),
                             l.at("compute").get<int64_t>(), l.at("dma_wait").get<int64_t>(),
-                            l.at("overhead").get<int64_t>()});
+                            l.at("overhead").get<int64_t>(), e.is_null() ? -1 : e.get<double>()});
+      }
     }
     return r;
   } catch (const json::exception&) {
@@ -93,9 +99,18 @@ std::string csv_field(const std::string& s) {
   return q + '"';
 }
 
-const char* const kTail[] = {"status", "total_cycles", "time_ms", "macs", "mac_per_cycle", "reason"};
+const char* const kTail[] = {"status", "total_cycles", "time_ms", "macs", "mac_per_cycle", "energy_uj", "reason"};
 
 }  // namespace
+
+std::optional<double> objective_value(const PointRecord& r, const std::string& objective) {
+  if (r.status != "ok") return std::nullopt;
+  if (objective == "cycles") return static_cast<double>(r.total_cycles);
+  if (r.energy_uj < 0) return std::nullopt;
+  if (objective == "energy") return r.energy_uj;
+  if (objective == "edp") return r.energy_uj * r.time_ms;
+  return std::nullopt;
+}
 
 std::string csv_header(const std::vector<std::string>& keys) {
   std::string h = "network,platform,policy,engines";
@@ -109,10 +124,12 @@ std::string csv_row(const PointRecord& r) {
                     csv_field(r.engines);
   for (const std::string& v : r.values) row += "," + csv_field(v);
   row += "," + r.status;
-  if (r.status == "ok")
+  if (r.status == "ok") {
     row += fmt::format(",{},{:.4f},{},{:.4f}", r.total_cycles, r.time_ms, r.macs, r.mac_per_cycle);
-  else
-    row += ",,,,";
+    row += r.energy_uj >= 0 ? fmt::format(",{:.4f}", r.energy_uj) : std::string(",");
+  } else {
+    row += ",,,,,";
+  }
   return row + "," + csv_field(r.reason);
 }
 
@@ -152,13 +169,14 @@ std::vector<PointRecord> records_from_csv(const std::string& text, const std::ve
     r.values.assign(f.begin() + 4, f.begin() + 4 + static_cast<long>(keys.size()));
     size_t i = 4 + keys.size();
     r.status = f[i];
-    r.reason = f[i + 5];
+    r.reason = f[i + 6];
     try {
       if (r.status == "ok") {
         r.total_cycles = std::stoll(f[i + 1]);
         r.time_ms = round4(std::stod(f[i + 2]));
         r.macs = std::stoll(f[i + 3]);
         r.mac_per_cycle = round4(std::stod(f[i + 4]));
+        r.energy_uj = f[i + 5].empty() ? -1 : round4(std::stod(f[i + 5]));
       } else if (r.status != "infeasible" && r.status != "error") {
         continue;
       }

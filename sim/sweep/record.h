@@ -19,6 +19,7 @@ namespace edgesim::sweep {
 struct LayerRecord {
   std::string name, op;
   int64_t cycles = 0, compute = 0, dma_wait = 0, overhead = 0;
+  double energy_uj = -1;            // rounded to 4 decimals; -1: no energy model
 };
 
 struct PointRecord {
@@ -29,6 +30,7 @@ struct PointRecord {
   std::string status;               // "ok", "infeasible" (no tiling / schedule / invalid value), "error"
   int64_t total_cycles = 0, macs = 0;
   double time_ms = 0, mac_per_cycle = 0;   // rounded to 4 decimals
+  double energy_uj = -1;            // total energy, rounded to 4 decimals; -1: the platform has no energy model
   std::string reason;               // one line; empty when ok
   bool has_layers = false;          // false for rows read back from a CSV (no per-layer detail)
   std::vector<LayerRecord> layers;
@@ -46,7 +48,11 @@ nlohmann::json record_to_json(const PointRecord& r, const std::vector<std::strin
 // these keys or is malformed (a stale journal line, another sweep's file).
 std::optional<PointRecord> record_from_json(const nlohmann::json& j, const std::vector<std::string>& keys);
 
-// CSV: header "network,platform,policy,engines,<keys...>,status,total_cycles,time_ms,macs,mac_per_cycle,reason",
+// The figure an objective ranks points by (lower is better): "cycles" total cycles, "energy" energy,
+// "edp" energy x time (uJ*ms). nullopt for a point that is not ok or has no energy for the objective.
+std::optional<double> objective_value(const PointRecord& r, const std::string& objective);
+
+// CSV: header "network,platform,policy,engines,<keys...>,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason",
 // after any '#' comment lines (the provenance, sim/report/provenance.h).
 std::string csv_header(const std::vector<std::string>& keys);
 std::string csv_row(const PointRecord& r);

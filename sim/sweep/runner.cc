@@ -98,6 +98,8 @@ void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<Poin
   for (const Axis& a : s.axes) cols.push_back({a.key, true, 8});
   for (const char* h : {"status"}) cols.push_back({h, true});
   for (const char* h : {"cycles", "time ms", "MAC/cyc"}) cols.push_back({h});
+  const bool energy = std::any_of(rs.begin(), rs.end(), [](const PointRecord& r) { return r.energy_uj >= 0; });
+  if (energy) cols.push_back({"energy uJ"});
   cols.push_back({"reason", true, 20});
   report::TextTable t(cols);
   for (const PointRecord& r : rs) {
@@ -110,8 +112,10 @@ void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<Poin
       row.push_back(report::group_digits(r.total_cycles));
       row.push_back(fmt::format("{:.3f}", r.time_ms));
       row.push_back(fmt::format("{:.2f}", r.mac_per_cycle));
+      if (energy) row.push_back(r.energy_uj >= 0 ? fmt::format("{:.3f}", r.energy_uj) : "-");
     } else {
       row.insert(row.end(), {"-", "-", "-"});
+      if (energy) row.push_back("-");
     }
     row.push_back(r.reason);
     t.add_row(std::move(row));

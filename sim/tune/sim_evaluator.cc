@@ -16,8 +16,8 @@
 
 namespace edgesim {
 
-int64_t simulate_candidate(const Graph& layer, const Candidate& c, const PlatformSpec& spec,
-                           const AnalyticContext& ctx) {
+Score simulate_candidate(const Graph& layer, const Candidate& c, const PlatformSpec& spec,
+                         const AnalyticContext& ctx) {
   LayerTiling t = c.tiling;
   t.node = 0;
   ScheduleOptions o;
@@ -27,21 +27,41 @@ int64_t simulate_candidate(const Graph& layer, const Candidate& c, const Platfor
   try {
     s = build_schedule(layer, spec, {t}, o);
   } catch (const std::runtime_error&) {   // TilingError or a level overflow: not feasible
-    return -1;
+    return Score{};
   }
   SimOptions sim;
   sim.data = false;
-  return simulate(layer, s, spec, {}, sim).result.total_cycles;
+  const RunResult r = simulate(layer, s, spec, {}, sim).result;
+  return Score{r.total_cycles, r.energy.by_block()};
 }
+
+namespace {
+
+// A score through the worker pool's text frames.
+std::string score_to_text(const Score& s) { return nlohmann::json{{"cycles", s.cycles}, {"energy_pj", s.energy_pj}}.dump(); }
+
+Score score_from_text(const std::string& t) {
+  const nlohmann::json j = nlohmann::json::parse(t);
+  return Score{j.at("cycles").get<int64_t>(), j.at("energy_pj").get<std::map<std::string, double>>()};
+}
+
+}  // namespace
 
 SimulatingEvaluator::~SimulatingEvaluator() = default;
 
 std::vector<int64_t> SimulatingEvaluator::cycles(const Graph& g, int node, const std::vector<Candidate>& cands,
                                                  const PlatformSpec& spec, const AnalyticContext& ctx) {
+  std::vector<int64_t> out;
+  for (const Score& s : scores(g, node, cands, spec, ctx)) out.push_back(s.cycles);
+  return out;
+}
+
+std::vector<Score> SimulatingEvaluator::scores(const Graph& g, int node, const std::vector<Candidate>& cands,
+                                               const PlatformSpec& spec, const AnalyticContext& ctx) {
   simulations_ += cands.size();
   if (jobs_ <= 1 || cands.size() <= 1) {
     const Graph layer = layer_subgraph(g, node);
-    std::vector<int64_t> out;
+    std::vector<Score> out;
     for (const Candidate& c : cands) out.push_back(simulate_candidate(layer, c, spec, ctx));
     return out;
   }
@@ -59,15 +79,15 @@ std::vector<int64_t> SimulatingEvaluator::cycles(const Graph& g, int node, const
       if (it == layers->end()) it = layers->emplace(n, layer_subgraph(g, n)).first;
       Candidate c;
       c.tiling = tiling_from_json(nlohmann::json::parse(req.substr(nl + 1)));
-      return std::to_string(simulate_candidate(it->second, c, spec, ctx));
+      return score_to_text(simulate_candidate(it->second, c, spec, ctx));
     });
     pool_key_ = key;
   }
   std::vector<std::string> reqs;
   for (const Candidate& c : cands) reqs.push_back(std::to_string(node) + "\n" + tiling_to_json(c.tiling).dump());
   try {
-    std::vector<int64_t> out;
-    for (const std::string& a : pool_->run_ordered(reqs)) out.push_back(std::stoll(a));
+    std::vector<Score> out;
+    for (const std::string& a : pool_->run_ordered(reqs)) out.push_back(score_from_text(a));
     return out;
   } catch (...) {
     pool_.reset();   // answers may be pending: never reuse a pool after a failure

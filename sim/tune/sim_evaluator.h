@@ -23,6 +23,9 @@ class SimulatingEvaluator : public Evaluator {
   std::string name() const override { return "systemc"; }
   std::vector<int64_t> cycles(const Graph& g, int node, const std::vector<Candidate>& cands,
                               const PlatformSpec& spec, const AnalyticContext& ctx) override;
+  // Cycles and energy by block of the same simulation (empty without an energy model).
+  std::vector<Score> scores(const Graph& g, int node, const std::vector<Candidate>& cands,
+                            const PlatformSpec& spec, const AnalyticContext& ctx) override;
   size_t simulations() const { return simulations_; }
 
  private:
@@ -32,8 +35,8 @@ class SimulatingEvaluator : public Evaluator {
   std::string pool_key_;   // what the pool's workers were forked with
 };
 
-// Cycles of one candidate on an already extracted single-layer graph (node 0).
-int64_t simulate_candidate(const Graph& layer, const Candidate& c, const PlatformSpec& spec,
-                           const AnalyticContext& ctx);
+// Cycles and energy of one candidate on an already extracted single-layer graph (node 0).
+Score simulate_candidate(const Graph& layer, const Candidate& c, const PlatformSpec& spec,
+                         const AnalyticContext& ctx);
 
 }  // namespace edgesim

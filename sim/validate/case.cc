@@ -20,7 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::set<std::string> kMeasured = {"gvsoc", "rtl", "silicon"};
-const std::set<std::string> kMetrics = {"accounted_cycles", "cycles", "mac_per_cycle"};
+const std::set<std::string> kMetrics = {"accounted_cycles", "cycles", "mac_per_cycle", "pj_per_mac", "top_per_joule",
+                                        "energy_ratio"};
 
 [[noreturn]] void fail(const std::string& file, int line, const std::string& msg) {
   throw ValidationError(line > 0 ? fmt::format("{}:{}: {}", file, line, msg) : fmt::format("{}: {}", file, msg));
@@ -48,7 +49,9 @@ Case read_case(const std::string& path) {
   Case c;
   c.file = path;
   std::map<std::string, int> line_of;   // key given -> its line (published.layers: the first)
-  for (const auto& [key, v] : doc.entries) {
+  for (const auto& entry : doc.entries) {
+    const std::string& key = entry.first;   // named, not bound: Clang 14 (the sanitize build) cannot
+    const auto& v = entry.second;           // capture a structured binding in a lambda
     const int line = v.at.line;
     auto one = [&]() -> std::string {
       if (v.is_list || v.items.size() != 1) fail(path, line, key + " must be a single value");
@@ -74,6 +77,7 @@ Case read_case(const std::string& path) {
     else if (key == "network") c.network = one();
     else if (key == "platform") c.platform = one();
     else if (key == "set") c.overrides = list();
+    else if (key == "baseline_set") c.baseline_overrides = list();
     else if (key == "policy") c.policy = one();
     else if (key == "engines") c.engines = list();
     else if (key == "buffering") c.buffering = one();
@@ -91,7 +95,7 @@ Case read_case(const std::string& path) {
     else if (key == "published" || key == "published.layers")
       fail(path, line, key + " must be a mapping (published: {total: N, layers: {LAYER: N, ...}})");
     else
-      fail(path, line, fmt::format("unknown key '{}' (known: name, what, network, platform, set, policy, engines, "
+      fail(path, line, fmt::format("unknown key '{}' (known: name, what, network, platform, set, baseline_set, policy, engines, "
                                    "buffering, network_loop, io_layout, measured_on, metric, published.total, "
                                    "published.layers, tolerance, layer_tolerance, source, notes)", key));
   }
@@ -104,7 +108,10 @@ Case read_case(const std::string& path) {
   if (fs::path(path).stem().string() != c.name)
     bad("name", fmt::format("'{}' differs from the file name '{}'", c.name, fs::path(path).filename().string()));
   if (!kMeasured.count(c.measured_on)) bad("measured_on", "'" + c.measured_on + "' (known: gvsoc, rtl, silicon)");
-  if (!kMetrics.count(c.metric)) bad("metric", "'" + c.metric + "' (known: accounted_cycles, cycles, mac_per_cycle)");
+  if (!kMetrics.count(c.metric))
+    bad("metric", "'" + c.metric + "' (known: accounted_cycles, cycles, mac_per_cycle, pj_per_mac, top_per_joule, energy_ratio)");
+  if ((c.metric == "energy_ratio") != line_of.count("baseline_set"))
+    bad("metric", "energy_ratio compares the run with a baseline: it needs baseline_set, and baseline_set needs it");
   if (c.network.rfind("model:", 0) != 0 && c.network.rfind("shared:", 0) != 0)
     bad("network", "'" + c.network + "' must be model:<name> or shared:<path>");
   if (line_of.count("policy")) {

@@ -17,7 +17,8 @@ namespace edgesim::validate {
 namespace {
 
 std::string figure(double v, const std::string& metric) {
-  if (metric == "mac_per_cycle") return fmt::format("{:.2f}", v);
+  if (metric == "mac_per_cycle" || metric == "pj_per_mac" || metric == "top_per_joule" || metric == "energy_ratio")
+    return fmt::format("{:.2f}", v);
   return report::group_digits(static_cast<int64_t>(std::llround(v)));
 }
 
@@ -41,7 +42,12 @@ std::string outcomes_table(const std::vector<Outcome>& r, size_t width) {
                        {"pass", true}});
   for (const Outcome& o : r) {
     const Case& c = *o.c;
-    const std::string metric = c.metric == "accounted_cycles" ? "accounted" : c.metric == "cycles" ? "wall" : "MAC/cyc";
+    const std::string metric = c.metric == "accounted_cycles" ? "accounted"
+                               : c.metric == "cycles"         ? "wall"
+                               : c.metric == "pj_per_mac"     ? "pJ/MAC"
+                               : c.metric == "top_per_joule"  ? "TOp/J"
+                               : c.metric == "energy_ratio"   ? "E ratio"
+                                                              : "MAC/cyc";
     t.add_row({c.name, c.what, c.measured_on, metric, figure(c.published, c.metric), figure(o.predicted, c.metric),
                pct(o.error), fmt::format("{:.0f}%", 100.0 * c.tolerance), o.pass ? "yes" : "NO"});
   }

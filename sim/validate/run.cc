@@ -18,10 +18,16 @@ bool within(double error, double tolerance) { return std::fabs(error) <= toleran
 
 namespace {
 
-double metric_of(const std::string& metric, int64_t wall, int64_t accounted, int64_t macs) {
+double metric_of(const std::string& metric, int64_t wall, int64_t accounted, int64_t macs, double energy_pj) {
   if (metric == "cycles") return static_cast<double>(wall);
   if (metric == "accounted_cycles") return static_cast<double>(accounted);
+  if (metric == "pj_per_mac") return macs > 0 ? energy_pj / static_cast<double>(macs) : 0.0;
+  if (metric == "top_per_joule") return energy_pj > 0 ? 2.0 * static_cast<double>(macs) / energy_pj : 0.0;   // ops per pJ
   return accounted > 0 ? static_cast<double>(macs) / static_cast<double>(accounted) : 0.0;   // mac_per_cycle
+}
+
+bool energy_metric(const std::string& metric) {
+  return metric == "pj_per_mac" || metric == "top_per_joule" || metric == "energy_ratio";
 }
 
 }  // namespace
@@ -41,12 +47,21 @@ Outcome run_case(const Case& c, const Paths& p) {
     req.schedule.buffering = c.buffering;
     req.schedule.network_loop = c.network_loop;
     req.io_layout = c.io_layout;
-    req.sim.data = false;   // cases are about cycles; timing-only runs give the same cycles
+    req.sim.data = false;   // timing-only runs give the same cycles and energy
     const RunResult r = run_flow(req).sim.result;
+    if (energy_metric(c.metric) && !r.energy_modelled)
+      throw ValidationError(fmt::format("{}: metric {}: platform {} has no energy model", c.file, c.metric, r.platform));
     o.wall_cycles = r.total_cycles;
     o.accounted_cycles = r.accounted_cycles;
     o.total_macs = r.total_macs;
-    o.predicted = metric_of(c.metric, r.total_cycles, r.accounted_cycles, r.total_macs);
+    o.energy_pj = r.energy.total_pj();
+    if (c.metric == "energy_ratio") {
+      req.overrides = c.baseline_overrides;
+      o.baseline_energy_pj = run_flow(req).sim.result.energy.total_pj();
+      o.predicted = o.energy_pj > 0 ? o.baseline_energy_pj / o.energy_pj : 0.0;
+    } else {
+      o.predicted = metric_of(c.metric, r.total_cycles, r.accounted_cycles, r.total_macs, o.energy_pj);
+    }
     o.error = signed_error(o.predicted, c.published);
     o.pass = within(o.error, c.tolerance);
     for (const auto& [name, published] : c.published_layers) {
@@ -54,7 +69,7 @@ Outcome run_case(const Case& c, const Paths& p) {
       for (const LayerStats& l : r.layers)
         if (l.name == name) L = &l;
       if (!L) throw ValidationError(fmt::format("{}: published.layers.{}: no layer of that name in {}", c.file, name, net));
-      LayerOutcome lo{name, published, metric_of(c.metric, L->cycles, L->accounted_cycles, L->macs), 0};
+      LayerOutcome lo{name, published, metric_of(c.metric, L->cycles, L->accounted_cycles, L->macs, L->energy.total_pj()), 0};
       lo.error = signed_error(lo.predicted, published);
       if (c.layer_tolerance > 0 && !within(lo.error, c.layer_tolerance)) o.pass = false;
       o.layers.push_back(lo);

@@ -4,7 +4,9 @@
 // A case names one published reference point: the network (`model:<name>` = a network the
 // models/ generator builds, `shared:<path>` = a reference network under the shared networks
 // folder), the platform file and overrides, the policy and schedule options, where the figure was
-// measured (gvsoc, rtl, silicon), the metric (accounted_cycles, cycles, mac_per_cycle), the
+// measured (gvsoc, rtl, silicon), the metric (accounted_cycles, cycles, mac_per_cycle; energy:
+// pj_per_mac, top_per_joule = 2·MACs / energy, energy_ratio = the energy of a baseline run with
+// `baseline_set` instead of `set` over this run's, for "N× less energy than" figures), the
 // published figure(s), the tolerance and the exact source. Case files are strict: an unknown,
 // duplicate or missing key, a bad value or a name that differs from the file stem is one error
 // naming the file (and line).
@@ -29,6 +31,7 @@ struct Case {
   std::string name, what, network, platform, policy = "dory", buffering = "auto", network_loop = "auto";
   std::string io_layout = "hwc";   // graph I/O layout (compiler/passes/io_layout.h)
   std::vector<std::string> overrides, engines;
+  std::vector<std::string> baseline_overrides;   // energy_ratio: the baseline run's overrides (instead of `set`)
   std::string measured_on, metric, source, notes;
   double published = 0;
   std::map<std::string, double> published_layers;   // edgesim layer name -> figure (same metric)
@@ -56,6 +59,7 @@ struct Outcome {
   double predicted = 0, error = 0;
   bool pass = false;
   int64_t wall_cycles = 0, accounted_cycles = 0, total_macs = 0;
+  double energy_pj = 0, baseline_energy_pj = 0;   // energy of the run (and of the baseline run, energy_ratio)
   std::vector<LayerOutcome> layers;
 };
 

@@ -7,7 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <stdexcept>
@@ -73,6 +76,12 @@ bool read_frame(int fd, std::string& s) {
   }
 }
 
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, s == std::floor(s) ? "%.0f s" : "%.3g s", s);
+  return buf;
+}
+
 }  // namespace
 
 ProcessPool::ProcessPool(int jobs, Handler handler, int retries)
@@ -129,6 +138,9 @@ void ProcessPool::run(const std::vector<std::string>& requests, const Done& done
   for (size_t i = 0; i < requests.size(); ++i) queue.push_back(i);
   std::vector<int> attempts(requests.size(), 0);
   std::vector<long> busy(workers_.size(), -1);   // request each worker is on
+  using Clock = std::chrono::steady_clock;
+  std::vector<Clock::time_point> deadline(workers_.size());
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s_));
   size_t outstanding = requests.size();
   auto stopping = [&] { return stop && stop(); };
 
@@ -139,6 +151,7 @@ void ProcessPool::run(const std::vector<std::string>& requests, const Done& done
       if (write_frame(workers_[k].to, requests[i])) {
         queue.pop_front();
         busy[k] = static_cast<long>(i);
+        deadline[k] = Clock::now() + timeout;
         ++attempts[i];
         return;
       }
@@ -164,7 +177,16 @@ void ProcessPool::run(const std::vector<std::string>& requests, const Done& done
     for (size_t k = 0; k < workers_.size(); ++k)
       if (busy[k] >= 0) pf.push_back({workers_[k].from, POLLIN, 0}), who.push_back(k);
     if (pf.empty()) break;   // cannot happen while requests are outstanding and workers spawn
-    if (::poll(pf.data(), pf.size(), stop ? 200 : -1) < 0) {
+    int wait_ms = stop ? 200 : -1;
+    if (timeout_s_ > 0) {   // wake up at the earliest deadline
+      const auto now = Clock::now();
+      for (size_t k : who) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline[k] - now).count() + 1;
+        const int ms = static_cast<int>(std::max<long long>(0, std::min<long long>(left, 1000000)));
+        wait_ms = wait_ms < 0 ? ms : std::min(wait_ms, ms);
+      }
+    }
+    if (::poll(pf.data(), pf.size(), wait_ms) < 0) {
       if (errno == EINTR) continue;
       throw std::runtime_error("worker pool: poll failed");
     }
@@ -186,6 +208,23 @@ void ProcessPool::run(const std::vector<std::string>& requests, const Done& done
         done(i, o);
       }
       hand_out(k);
+    }
+    if (timeout_s_ > 0) {   // requests past their deadline: kill the worker, report the request
+      const auto now = Clock::now();
+      for (size_t k = 0; k < workers_.size(); ++k) {
+        if (busy[k] < 0 || now < deadline[k]) continue;
+        const auto i = static_cast<size_t>(busy[k]);
+        busy[k] = -1;
+        ::kill(workers_[k].pid, SIGKILL);
+        reap(k);
+        PoolOutcome o;
+        o.error = "timed out after " + format_seconds(timeout_s_) + " (worker process killed)";
+        o.attempts = attempts[i];
+        o.timed_out = true;
+        --outstanding;
+        done(i, o);
+        hand_out(k);
+      }
     }
   }
   if (stopping()) {   // interrupted: stop whoever is busy; they are replaced on the next run()

@@ -13,6 +13,9 @@
 //   reason it failed: the handler threw (its message), or the worker died on it (the signal or
 //   exit status). A request whose worker died is retried `retries` times on a fresh worker
 //   before it is reported failed; a handler exception is never retried (it is deterministic).
+// - With a timeout (set_timeout), a request that has not been answered that many seconds after
+//   it was handed out has its worker killed (SIGKILL) and replaced; the request is reported
+//   failed ("timed out after N s"), not retried (a slow request stays slow).
 // - `stop` (optional) is polled between events: when it returns true, no further request is
 //   handed out, busy workers are terminated (SIGTERM) and their workers replaced on the next
 //   run(); run() returns without calling `done` for what was not finished.
@@ -32,6 +35,7 @@ struct PoolOutcome {
   std::string answer;   // the handler's answer when ok
   std::string error;    // else: "worker process killed by signal 9", the handler's exception message, ...
   int attempts = 0;     // how many workers tried the request (1 + retries used)
+  bool timed_out = false;
 };
 
 class ProcessPool {
@@ -45,6 +49,7 @@ class ProcessPool {
   ProcessPool& operator=(const ProcessPool&) = delete;
 
   int jobs() const { return static_cast<int>(workers_.size()); }
+  void set_timeout(double seconds) { timeout_s_ = seconds; }   // per request; 0: none
   void run(const std::vector<std::string>& requests, const Done& done, const std::function<bool()>& stop = {});
   // Answers in request order; throws std::runtime_error naming the first failed request.
   std::vector<std::string> run_ordered(const std::vector<std::string>& requests);
@@ -59,6 +64,7 @@ class ProcessPool {
 
   Handler handler_;
   int retries_;
+  double timeout_s_ = 0;
   std::vector<Worker> workers_;
 };
 

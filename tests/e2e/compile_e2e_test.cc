@@ -174,7 +174,7 @@ TEST_CASE("e2e compile: Deeploy CNN tests and BARVINN SimpleConv equal the inter
   auto files = onnx_below(root + "/deeploy");
   files.push_back(root + "/barvinn/SimpleConv.onnx");
   const auto nets = load_nets(files, root, rejected);
-  std::cout << fmt::format("compile e2e: {} Deeploy/BARVINN files do not import (TF class), {} do\n", rejected,
+  std::cout << fmt::format("compile e2e: {} Deeploy files are transformer tests (transformer_e2e_test), {} CNNs\n", rejected,
                            nets.size());
   CHECK(nets.size() == 24);   // 23 Deeploy CNN tests + SimpleConv
   const Matrix m = run_matrix(nets, "Deeploy+BARVINN");

@@ -41,8 +41,24 @@ inline const std::vector<Platform>& platforms() {
   return ps;
 }
 
-// Imports (once) every .onnx below `root` that the front end accepts; the rest are counted.
-inline std::vector<Net> load_nets(const std::vector<std::string>& files, const std::string& root, size_t& rejected) {
+// A network with transformer ops (softmax, norms, integer activations, means, gathers, float
+// fake-quant chains, products of two activations): Deeploy's transformer-class tests. The CNN
+// e2e sets below leave them to tests/e2e/transformer_e2e_test.cc, which runs them leanly.
+inline bool has_transformer_ops(const Graph& g) {
+  for (const Node& n : g.nodes)
+    switch (n.kind()) {
+      case OpKind::Softmax: case OpKind::Norm: case OpKind::Act: case OpKind::Mean: case OpKind::Gather:
+      case OpKind::FloatChain: case OpKind::Mul:
+        return true;
+      default: break;
+    }
+  return false;
+}
+
+// Imports (once) every .onnx below `root` that the front end accepts, without transformer ops
+// (`transformers`: only those with them); the rest are counted.
+inline std::vector<Net> load_nets(const std::vector<std::string>& files, const std::string& root, size_t& rejected,
+                                  bool transformers = false) {
   std::vector<Net> nets;
   for (const std::string& f : files) {
     Net n;
@@ -51,6 +67,10 @@ inline std::vector<Net> load_nets(const std::vector<std::string>& files, const s
     try {
       n.graph = import_onnx(f);
     } catch (const ImportError&) {
+      ++rejected;
+      continue;
+    }
+    if (has_transformer_ops(n.graph) != transformers) {
       ++rejected;
       continue;
     }

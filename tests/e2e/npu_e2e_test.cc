@@ -149,7 +149,7 @@ TEST_CASE("edgesim run --engines: the override decides where layers run, a bad n
   const auto npu = test::run_edgesim(fmt::format("run -p '{}' '{}' --timing-only", sira, model));
   INFO(npu.output);
   CHECK(npu.status == 0);
-  CHECK_THAT(npu.output, Catch::Matchers::Contains("engines:      npu 5 layers"));
+  CHECK_THAT(npu.output, Catch::Matchers::Contains("engines:      npu 6 layers"));
   const auto cluster = test::run_edgesim(fmt::format("run -p '{}' '{}' --timing-only --engines cluster", sira, model));
   INFO(cluster.output);
   CHECK(cluster.status == 0);

@@ -1,8 +1,8 @@
 // Frontend on the Deeploy / QuantLib tests (DIALECTS.md §3): every CNN-class test imports
 // with the MACs of networks/deeploy/PROVENANCE.md; RequantShift folds to round-half-up with
-// per-channel / per-row / per-column axes; inputs are dtype_inferred; the TF-class and float
-// tests fail with a one-line "unsupported op" naming op and node. Outputs are checked
-// bit-exactly in tests/e2e.
+// per-channel / per-row / per-column axes; inputs are dtype_inferred; the transformer and float
+// tests import as fused transformer ops (DIALECTS.md §3.3-3.5). Outputs are checked bit-exactly
+// in tests/e2e.
 #include <catch2/catch.hpp>
 
 #include "compiler/frontend/import.h"
@@ -62,13 +62,15 @@ TEST_CASE("frontend Deeploy: CNN-class tests import with the PROVENANCE MACs", "
 }
 
 TEST_CASE("frontend Deeploy: model structure (layers, standalone requants)", "[frontend][deeploy]") {
-  SECTION("miniMobileNetv2: 10 conv + add + FC; the RequantShifts on branching tensors stay nodes") {
+  SECTION("miniMobileNetv2: 10 conv + add + FC; the unity RequantShifts on branching tensors pass through") {
     const std::string path = deeploy("Models/miniMobileNetv2");
     REQUIRE_DATA(path);
     const Graph g = import_onnx(path);
     CHECK(g.layer_nodes().size() == 12);
     CHECK(count(g, OpKind::Conv) == 10);
-    CHECK(count(g, OpKind::Requant) == 2);
+    // Its two standalone RequantShifts return every input value unchanged: the importer drops them
+    // as Deeploy's SkipUnityRequantPass does (is_identity_requant).
+    CHECK(count(g, OpKind::Requant) == 0);
     CHECK(count(g, OpKind::Add) == 1);
     for (const Node& n : g.nodes)
       if (n.kind() == OpKind::Add) CHECK(n.as<AddParams>().rq.kind == Requant::Kind::Integer);
@@ -181,29 +183,51 @@ TEST_CASE("frontend Deeploy: pass-through dtypes of inferred inputs are re-deriv
   CHECK(g.tensor(g.outputs[0]).dtype == DType::I8);
 }
 
-TEST_CASE("frontend Deeploy: TF-class and float tests fail as unsupported ops", "[frontend][deeploy]") {
-  const std::pair<const char*, const char*> table[] = {
-      {"Kernels/Integer/Attention", "iSoftmax"},
-      {"Kernels/Integer/Softmax/Regular", "iSoftmax"},
-      {"Kernels/Integer/Hardswish/Regular_RQ", "iHardswish"},
-      {"Kernels/Integer/RMSNorm", "iRMSNorm"},
-      {"Models/CCT/Int/ICCT", "iLayerNorm"},
-      {"Models/microLlama/INT8/microLlama1", "iRMSNorm"},
-      {"Models/microLlama/INT8/microLlama8_parallel", "iRMSNorm"},
-      {"Models/Transformer_DeepQuant", "Round"},
+TEST_CASE("frontend Deeploy: transformer tests import as fused transformer ops", "[frontend][deeploy]") {
+  struct Row {
+    const char* rel;
+    int64_t macs;
+    int softmax, norm, act, mul, mean, gather, fquant;
   };
-  for (const auto& [rel, op] : table) {
-    const std::string path = deeploy(rel);
+  // MACs from networks/deeploy/PROVENANCE.md; op counts from its op histograms (iHardswish and
+  // iGELU each absorb their RequantShift; Mul is the gated MLP's product of two activations).
+  const Row table[] = {
+      {"Kernels/Integer/Attention", 557056, 1, 0, 0, 0, 0, 0, 0},
+      {"Kernels/Integer/Softmax/Regular", 0, 1, 0, 0, 0, 0, 0, 0},
+      {"Kernels/Integer/Hardswish/Regular_RQ", 0, 0, 0, 1, 0, 0, 0, 0},
+      {"Kernels/Integer/RMSNorm", 0, 0, 1, 0, 0, 0, 0, 0},
+      {"Models/CCT/Int/ICCT", 17373952, 1, 3, 1, 0, 1, 1, 0},
+      {"Models/microLlama/INT8/microLlama1", 530432, 8, 17, 8, 8, 0, 0, 0},
+      {"Models/microLlama/INT8/microLlama8", 537600, 8, 17, 8, 8, 0, 0, 0},
+      {"Models/microLlama/INT8/microLlama8_parallel", 4292608, 8, 17, 8, 8, 0, 0, 0},
+      {"Models/microLlama/INT8/microLlama64", 594944, 8, 17, 8, 8, 0, 0, 0},
+      {"Models/microLlama/INT8/microLlama64_parallel", 38010880, 8, 17, 8, 8, 0, 0, 0},
+      {"Models/microLlama/INT8/microLlama128", 660480, 8, 17, 8, 8, 0, 0, 0},
+      {"Models/Transformer_DeepQuant", 2048, 0, 0, 0, 0, 0, 0, 2},
+  };
+  for (const Row& r : table) {
+    const std::string path = deeploy(r.rel);
     REQUIRE_DATA(path);
-    INFO(rel);
-    try {
-      import_onnx(path);
-      FAIL("imported without error");
-    } catch (const ImportError& e) {
-      const std::string msg = e.what();
-      CHECK(msg.find(std::string("unsupported op '") + op + "' at node '") != std::string::npos);
-      CHECK(msg.find("supported: ") != std::string::npos);
-      CHECK(msg.find('\n') == std::string::npos);
-    }
+    INFO(r.rel);
+    const Graph g = import_onnx(path);
+    CHECK(g.total_macs() == r.macs);
+    CHECK(count(g, OpKind::Softmax) == r.softmax);
+    CHECK(count(g, OpKind::Norm) == r.norm);
+    CHECK(count(g, OpKind::Act) == r.act);
+    CHECK(count(g, OpKind::Mul) == r.mul);
+    CHECK(count(g, OpKind::Mean) == r.mean);
+    CHECK(count(g, OpKind::Gather) == r.gather);
+    CHECK(count(g, OpKind::FloatChain) == r.fquant);
   }
+  // The *_parallel graphs' empty KV caches: every Concat with an empty operand disappears.
+  const std::string par = deeploy("Models/microLlama/INT8/microLlama64_parallel");
+  REQUIRE_DATA(par);
+  CHECK(count(import_onnx(par), OpKind::Concat) == 0);
+  CHECK(count(import_onnx(deeploy("Models/microLlama/INT8/microLlama64")), OpKind::Concat) == 16);
+  // Transformer_DeepQuant: float32 input and output, integer Gemm in between.
+  const Graph dq = import_onnx(deeploy("Models/Transformer_DeepQuant"));
+  CHECK(dq.dialect == "fakequant");
+  CHECK(dq.tensor(dq.inputs[0]).dtype == DType::F32);
+  CHECK(dq.tensor(dq.outputs[0]).dtype == DType::F32);
+  CHECK(count(dq, OpKind::Gemm) == 1);
 }

@@ -1,6 +1,8 @@
 // Bad input to the importer: every failure is one ImportError line naming the file (and the
 // node and op, or the tensor) — never a crash. Garbage and malformed models are written into
 // a private temporary directory at test time.
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include "frontend/onnx_writer.h"
@@ -69,7 +71,8 @@ TEST_CASE("frontend errors: unsupported op lists the supported ones", "[frontend
   CHECK(msg.find("RequantShift") != std::string::npos);
 
   OnnxWriter mul;
-  mul.input("a", kF, {1, 4}).input("b", kF, {1, 4}).output("y", kF, {1, 4});
+  mul.output("y", kF, {1, 4});
+  mul.init_f("a", {1, 4}, {1, 2, 3, 4}).init_f("b", {1, 4}, {1, 2, 3, 4});
   mul.node("Mul", {"a", "b"}, {"y"}, "gate");
   one_line_naming(import_error(mul.save(dir, "mul.onnx")), "mul.onnx", "unsupported op 'Mul' at node 'gate'");
 
@@ -100,6 +103,21 @@ TEST_CASE("frontend errors: unsupported attributes", "[frontend][errors]") {
     OnnxWriter::attr_s(p, "mode", "reflect");
     OnnxWriter::attr_ints(p, "pads", {0, 0, 1, 1, 0, 0, 1, 1});
     one_line_naming(import_error(m.save(dir, "reflect.onnx")), "reflect.onnx", "unsupported attribute mode=reflect");
+  }
+}
+
+TEST_CASE("frontend errors: a Pad value beyond int64 or NaN is one error", "[frontend][errors]") {
+  // Regression (found by fuzz_onnx_import, UBSan): value -4.15e34 was converted to int64 before
+  // it was checked, which is undefined behaviour.
+  TempDir dir;
+  for (const float v : {-4.15384e34f, 1e19f, std::nanf("")}) {
+    OnnxWriter m;
+    m.input("x", kF, {1, 2, 4, 4}).output("y", kF, {1, 2, 6, 6});
+    auto& p = m.node("Pad", {"x"}, {"y"}, "p");
+    OnnxWriter::attr_ints(p, "pads", {0, 0, 1, 1, 0, 0, 1, 1});
+    OnnxWriter::attr_f(p, "value", v);
+    one_line_naming(import_error(m.save(dir, "padv.onnx")), "padv.onnx",
+                    "node 'p' (Pad): pad value must be an integer (|value| < 2^62)");
   }
 }
 
@@ -150,6 +168,17 @@ TEST_CASE("frontend errors: shape mismatches", "[frontend][errors]") {
     m.init_i("s", {2}, {4, 2});
     m.node("Reshape", {"x", "s"}, {"y"}, "r");
     one_line_naming(import_error(m.save(dir, "rs.onnx")), "rs.onnx", "node 'r' (Reshape): cannot reshape");
+  }
+  {
+    // Regression (found by tests/kernels/optimized_test.cc): a stride-2 kernel one row taller than
+    // the input. C++ division rounded the output height (1 - 1 - 1)/2 + 1 up to 1, and the
+    // kernels read a row past the input; ONNX's floor gives 0, an empty output.
+    OnnxWriter m;
+    m.input("x", kF, {1, 2, 1, 4}).output("y", kF, {1, 2, 1, 2});
+    m.init_f("w", {2, 2, 2, 1}, std::vector<float>(8, 1.0f));
+    auto& c = m.node("Conv", {"x", "w"}, {"y"}, "tall");
+    OnnxWriter::attr_ints(c, "strides", {2, 2});
+    one_line_naming(import_error(m.save(dir, "tall.onnx")), "tall.onnx", "node 'tall' (Conv): output would be empty");
   }
 }
 

@@ -189,6 +189,14 @@ TEST_CASE("conv: bad shapes are reported", "[kernels][conv]") {
   p.groups = 2;
   Tensor y3(DType::I32, {1, 4, 3, 3});
   CHECK_THROWS_WITH(conv_reference(p, x.view(), w.view(), y3.view()), Catch::Contains("Cin/groups"));
+  // Regression: a stride-2 kernel taller than the input has an empty output (floor), not one
+  // row read past the input; a 1-row output is refused instead of computed out of bounds.
+  ConvParams q;
+  q.kh = 2, q.sh = 2;
+  const Tensor x1(DType::U8, {1, 1, 1, 4}), w1(DType::I8, {1, 1, 2, 1});
+  Tensor y1(DType::I32, {1, 1, 1, 4});
+  CHECK(ConvParams::out_size(1, 2, 2, 1, 0, 0) == 0);
+  CHECK_THROWS_WITH(conv_reference(q, x1.view(), w1.view(), y1.view()), Catch::Contains("output shape should be [1, 1, 0, 4]"));
 }
 
 TEST_CASE("conv: an accumulator outside the output dtype is an error, not a wrap", "[kernels][conv]") {

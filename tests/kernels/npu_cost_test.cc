@@ -178,17 +178,22 @@ TEST_CASE("npu cost models reject bad jobs with one clear message", "[npu]") {
 }
 
 // NE16 constants from gap9.yaml: load 1×1 = 10 + 3·3·⌈16·8/256⌉ = 19, 3×3/dw = 6 + 5·5·1 = 31;
-// so = 3 + 3·3·⌈32·8/256⌉ + 1 = 13; q = 32 → multiply term ⌈k·4/4⌉ = k; cfg_cycles 100.
+// so = 3 + 3·3·⌈32·8/256⌉ + 1 = 13; q = 32 → multiply term ⌈k·4/4⌉ = k; config = npu.cfg_cycles
+// (+ npu.layer_cycles on a layer's first job).
 TEST_CASE("ne16 1x1 layer: DORY formulas", "[npu]") {
   // Ho = Wo = 3, Ko = 32, Ki = 32: n_sp 1, nb 1, kr 0, n_in 2
   // iter(32) = 2·(19 + 6 + (6 + 32) + 2 = 65) + nq(9 + 32 = 41) + 13 = 184
   const NpuCost c = ne16_job_cost(dory(job(NpuOp::Conv1x1, 32, 32, 3, 3)), gap9());
   CHECK(c.cycles - c.config == 184);
-  CHECK(c.config == 100);
+  CHECK(c.config == gap9().cfg_cycles);
+  NpuJob first = dory(job(NpuOp::Conv1x1, 32, 32, 3, 3));
+  first.first_of_layer = true;
+  CHECK(ne16_job_cost(first, gap9()).config == gap9().cfg_cycles + gap9().layer_cycles);
+  CHECK(ne16_job_cost(first, gap9()).cycles - ne16_job_cost(first, gap9()).config == 184);
   CHECK(c.kernel == "ne16_1x1");
   check_sum(c);
   // per-channel shift and bias: nq = ⌈32/4⌉ + 9 + 32 + (8 + ⌈32/8⌉) = 61 → 130 + 61 + 13 = 204
-  CHECK(ne16_job_cost(job(NpuOp::Conv1x1, 32, 32, 3, 3), gap9()).cycles == 204 + 100);
+  CHECK(ne16_job_cost(job(NpuOp::Conv1x1, 32, 32, 3, 3), gap9()).cycles == 204 + gap9().cfg_cycles);
   const Ne16Terms t = ne16_terms(job(NpuOp::Conv1x1, 32, 32, 3, 3), gap9(), 32);
   CHECK(t.load == 19);
   CHECK(t.so == 13);

@@ -146,6 +146,10 @@ TEST_CASE("file-level problems", "[platforms][errors]") {
   expect_error(dir.write("b.yaml", ""), 1, "empty platform file");
   expect_error(dir.write("c.yaml", "- a\n- b\n"), 1, "a platform file must be a mapping");
   expect_error(dir.write("d.yaml", "name: a\n---\nname: b\n"), 3, "more than one YAML document");
+  // Regression (found by fuzz_platform_yaml): a ',' in block context made yaml-cpp 0.7's LoadAll
+  // report null documents without end, allocating until memory ran out.
+  expect_error(dir.write("comma2.yaml", "name: a\n,\n"), 2, "YAML syntax error");
+  expect_error(dir.write("comma1.yaml", ","), 1, "more than one YAML document");
   expect_error(dir.write("e.yaml", "name: a\npreset: nope\n"), 2, "preset 'nope' not found");
   expect_error(dir.write("f.yaml", "extends: f.yaml\nname: f\n"), 1, "preset cycle");
   expect_error(dir.write("g.yaml", "name:\n"), 1, "'name' has no value");

@@ -71,6 +71,25 @@ TEST_CASE("DORY budgets reproduce DORY's descriptors", "[platforms]") {
   CHECK_THROWS_AS(dory_budgets(load_platform(platform_file("barvinn"))), PlatformError);
 }
 
+TEST_CASE("budgets.dory.lto false adds the requantisation call to c_rq under DORY's flows", "[platforms]") {
+  const PlatformSpec gap8 = load_platform(platform_file("gap8"));
+  const PlatformSpec nolto = load_platform(platform_file("gap8"), {"budgets.dory.lto=false"});
+  CHECK(gap8.budgets.dory.lto);    // DORY's Makefile template links with -flto
+  CHECK_FALSE(nolto.budgets.dory.lto);
+  REQUIRE(gap8.cluster.cost.c_rq_call > 0);
+  for (const char* policy : {"dory", "dory-2021", "tuned"}) {
+    INFO(policy);
+    CHECK(flow_platform(gap8, policy).cluster.cost.c_rq == gap8.cluster.cost.c_rq);
+    CHECK(flow_platform(nolto, policy).cluster.cost.c_rq == gap8.cluster.cost.c_rq + gap8.cluster.cost.c_rq_call);
+    CHECK(flow_platform(nolto, policy).cluster.cost.c_kl == gap8.cluster.cost.c_kl);
+  }
+  // Deeploy's flow links its own kernel library: a DORY build option does not reach it
+  CHECK(flow_platform(nolto, "deeploy").cluster.cost.c_rq == gap8.cluster.cost.c_rq);
+  const PlatformSpec gap9 = load_platform(platform_file("gap9"), {"budgets.dory.lto=false"});
+  CHECK(flow_platform(gap9, "deeploy").cluster.cost.c_rq == gap9.budgets.deeploy.cost.c_rq);
+  CHECK_THROWS_AS(load_platform(platform_file("gap8"), {"budgets.dory.lto=maybe"}), PlatformError);
+}
+
 TEST_CASE("budgets.deeploy.cost replaces cluster.cost keys under policy deeploy only", "[platforms]") {
   const PlatformSpec gap9 = load_platform(platform_file("gap9"));
   REQUIRE(gap9.budgets.deeploy.cost.present);

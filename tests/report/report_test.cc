@@ -225,9 +225,12 @@ TEST_CASE("run JSON: keys and exact values", "[report]") {
   const json j = json::parse(run_to_json(r));
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
-  CHECK(keys == std::vector<std::string>{"accounted_cycles", "buffering", "data", "engines", "fidelity", "freq_hz",
-                                         "layers", "memory", "n_cores", "network", "platform", "policy", "provenance",
-                                         "total_cycles", "total_macs", "verified", "verify_message", "warnings"});
+  CHECK(keys == std::vector<std::string>{"accounted_cycles", "avg_power_w", "buffering", "data", "edp_j_s",
+                                         "energy_by_block", "energy_leakage_by_block", "engines", "fidelity", "freq_hz",
+                                         "layers", "memory", "n_cores", "network", "ops", "platform", "policy", "provenance",
+                                         "total_cycles", "total_energy_pj", "total_macs", "verified", "verify_message",
+                                         "warnings"});
+  CHECK(j["total_energy_pj"].is_null());   // the synthetic run has no energy model
   CHECK(j["accounted_cycles"].get<int64_t>() == 78'500);
   CHECK(j["network"] == "tiny");
   CHECK(j["freq_hz"].get<int64_t>() == 100'000'000);
@@ -240,7 +243,8 @@ TEST_CASE("run JSON: keys and exact values", "[report]") {
   std::vector<std::string> layer_keys;
   for (const auto& [key, value] : l1.items()) layer_keys.push_back(key);
   CHECK(layer_keys == std::vector<std::string>{"accounted_cycles", "compute_cycles", "cycles", "dma_bytes_in",
-                                               "dma_bytes_out", "dma_wait_cycles", "end", "engine", "engine_reason",
+                                               "dma_bytes_out", "dma_wait_cycles", "end", "energy_by_block", "energy_pj",
+                                               "engine", "engine_reason",
                                                "l3_bytes", "macs", "name", "op", "overhead_cycles", "start", "step",
                                                "tiles", "tiling"});
   CHECK(l1["tiling"].is_null());   // no tiling recorded for this synthetic step

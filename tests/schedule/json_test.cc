@@ -142,4 +142,8 @@ TEST_CASE("schedule json: errors name the key path", "[schedule][json]") {
   k["buffers"][0]["level"] = "L4";
   CHECK_THROWS_WITH(schedule_from_json(k), Catch::Contains("L4"));
   CHECK_THROWS_WITH(schedule_from_json(nlohmann::json::object()), Catch::Contains("format"));
+  // Regression (found by fuzz_schedule_json, UBSan): 2.56e30 where an int64 belongs was cast.
+  nlohmann::json f = schedule_to_json(build_schedule(g, platform("siracusa"), {}));
+  f["buffers"][0]["bytes"] = 2.55556e30;
+  CHECK_THROWS_WITH(schedule_from_json(f), Catch::Contains("schedule.buffers[0].bytes") && Catch::Contains("expected an integer"));
 }

@@ -18,6 +18,7 @@
 #include "compiler/ir/graph.h"
 #include "compiler/schedule/schedule.h"
 #include "compiler/tiler/tiling.h"
+#include "kernels/interpreter/interpreter.h"
 #include "kernels/reference.h"
 
 namespace edgesim::test {
@@ -158,24 +159,7 @@ class MiniExec {
     for (const BufView& v : c.inputs) in.push_back(make_view(v.buffer, v.offset, v.dtype, v.shape, v.strides));
     const BufView& ov = c.outputs.at(0);
     const View out = make_view(ov.buffer, ov.offset, ov.dtype, ov.shape, ov.strides);
-    std::visit(
-        [&](const auto& p) {
-          using P = std::decay_t<decltype(p)>;
-          if constexpr (std::is_same_v<P, ConvParams>) conv_reference(p, in.at(0), in.at(1), out);
-          else if constexpr (std::is_same_v<P, GemmParams>) gemm_reference(p, in.at(0), in.at(1), out);
-          else if constexpr (std::is_same_v<P, AddParams>) add_reference(p, in.at(0), in.at(1), out);
-          else if constexpr (std::is_same_v<P, MulParams>) mul_reference(p, in.at(0), in.at(1), out);
-          else if constexpr (std::is_same_v<P, PoolParams>) pool_reference(p, in.at(0), out);
-          else if constexpr (std::is_same_v<P, ClipParams>) clip_reference(p, in.at(0), out);
-          else if constexpr (std::is_same_v<P, RequantParams>) requant_reference(p, in.at(0), out);
-          else if constexpr (std::is_same_v<P, PadParams>) pad_reference(p, in.at(0), out);
-          else if constexpr (std::is_same_v<P, ConcatParams>) concat_reference(p, in, out);
-          else if constexpr (std::is_same_v<P, ReshapeParams>) reshape_reference(in.at(0), out);
-          else if constexpr (std::is_same_v<P, TransposeParams>) transpose_reference(p, in.at(0), out);
-          else if constexpr (std::is_same_v<P, QuantizeParams>) quantize_reference(p, in.at(0), out);
-          else dequantize_reference(p, in.at(0), out);
-        },
-        c.params);
+    run_reference(c.params, in, out);   // the one dispatch from params to reference kernels
   }
 
   const Graph& g_;

@@ -97,6 +97,27 @@ TEST_CASE("npu component: a job lasts exactly the N-EUREKA per-state cycles", "[
   CHECK(L.compute_cycles == 1989 - 101);   // work = cycles - (cfg 100 + JOB_END 1)
 }
 
+TEST_CASE("npu component: only a layer's first job runs its code cold (npu.layer_cycles)", "[npu][sim]") {
+  // gap9: npu.cfg_cycles on every NE16 job, npu.layer_cycles once per layer, on its first job
+  // (kernels/npu/program_cost.h). A small L1 budget splits the layer into several jobs; the
+  // per-layer term changes neither the tiling nor any other job.
+  const std::string path = test::source_dir() + "/platforms/gap9.yaml";
+  const PlatformSpec with = load_platform(path, {"budgets.deeploy.l1=24000"});
+  const PlatformSpec without = load_platform(path, {"budgets.deeploy.l1=24000", "npu.layer_cycles=0"});
+  REQUIRE(with.npu.layer_cycles > 0);
+  Graph a = pointwise(64, 24, 24), b = pointwise(64, 24, 24);
+  const Run ra = run(a, with), rb = run(b, without);
+  REQUIRE(ra.ok);
+  REQUIRE(rb.ok);
+  REQUIRE(a.nodes[0].engine == "npu");
+  const auto sa = npu_slices(ra.out.result), sb = npu_slices(rb.out.result);
+  REQUIRE(sa.size() == sb.size());
+  REQUIRE(sa.size() > 1);
+  CHECK(sa[0]->dur - sb[0]->dur == with.npu.layer_cycles);
+  for (size_t i = 1; i < sa.size(); ++i) CHECK(sa[i]->dur == sb[i]->dur);
+  CHECK(ra.out.result.total_cycles - rb.out.result.total_cycles == with.npu.layer_cycles);
+}
+
 TEST_CASE("npu component: the weight memory saves exactly the encoded weight bytes of DMA", "[npu][sim]") {
   const std::string path = test::source_dir() + "/platforms/siracusa.yaml";
   const PlatformSpec wmem = load_platform(path);

@@ -111,9 +111,9 @@ TEST_CASE("sweep records: CSV and JSON round trips are byte-exact", "[sweep]") {
 
   const std::string csv = csv_header(keys) + "\n" + csv_row(ok) + "\n" + csv_row(bad) + "\n";
   CHECK(csv_header(keys) ==
-        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,reason");
-  CHECK(csv_row(ok) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,ok,123456,0.7055,98765,0.8000,");
-  CHECK(csv_row(bad) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,infeasible,,,,,\"layer 3 'a,b' needs \"\"more\"\" L1\"");
+        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason");
+  CHECK(csv_row(ok) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,ok,123456,0.7055,98765,0.8000,,");
+  CHECK(csv_row(bad) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,infeasible,,,,,,\"layer 3 'a,b' needs \"\"more\"\" L1\"");
   const std::vector<PointRecord> back = records_from_csv(csv, keys);
   REQUIRE(back.size() == 2);
   CHECK(csv_row(back[0]) == csv_row(ok));
@@ -124,7 +124,7 @@ TEST_CASE("sweep records: CSV and JSON round trips are byte-exact", "[sweep]") {
   CHECK(records_from_csv("# command: edgesim sweep\n# edgesim: 0.1.0\n" + csv, keys).size() == 2);   // provenance lines
   PointRecord npu = ok;
   npu.engines = "npu,cluster";
-  CHECK(csv_row(npu) == "tiny,platforms/gap8.yaml,dory,\"npu,cluster\",64KiB,512KiB,ok,123456,0.7055,98765,0.8000,");
+  CHECK(csv_row(npu) == "tiny,platforms/gap8.yaml,dory,\"npu,cluster\",64KiB,512KiB,ok,123456,0.7055,98765,0.8000,,");
   CHECK(record_key(npu, keys) != record_key(ok, keys));
   CHECK(csv_row(records_from_csv(csv_header(keys) + "\n" + csv_row(npu) + "\n", keys).at(0)) == csv_row(npu));
 

@@ -43,9 +43,10 @@ TEST_CASE("edgesim sweep: CSV and JSON content", "[sweep][cli]") {
   CHECK(comments[0].find("r.csv") == std::string::npos);
   CHECK_THAT(comments[1], Catch::StartsWith("# edgesim: "));
   CHECK_THAT(csv, Catch::Contains("# platform: ") && Catch::Contains("fnv1a:"));
-  CHECK(lines[0] == "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,reason");
+  CHECK(lines[0] ==
+        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason");
   // Networks outer, then l1.size, then l2.size.
-  CHECK_THAT(lines[1], Catch::StartsWith("tiny," + gap8() + ",dory,,29500,384KiB,infeasible,,,,,"));
+  CHECK_THAT(lines[1], Catch::StartsWith("tiny," + gap8() + ",dory,,29500,384KiB,infeasible,,,,,,"));
   CHECK_THAT(lines[3], Catch::StartsWith("tiny," + gap8() + ",dory,,64KiB,384KiB,ok,"));
   CHECK_THAT(lines[7], Catch::StartsWith("resnet8," + gap8() + ",dory,,29500,384KiB,infeasible"));
   CHECK_THAT(lines[12], Catch::StartsWith("resnet8," + gap8() + ",dory,,128KiB,512KiB,ok,"));
@@ -101,7 +102,8 @@ TEST_CASE("edgesim sweep --report: a chart per network, infeasible cells marked"
   const std::string html = slurp(d.file("s.html"));
   size_t svgs = 0;
   for (size_t p = 0; (p = html.find("<svg", p)) != std::string::npos; ++p) ++svgs;
-  CHECK(svgs == 2);   // one heatmap per network
+  CHECK(svgs == 4);   // one heatmap and (gap8 has an energy model) one Pareto front per network
+  CHECK_THAT(html, Catch::Contains("aria-label=\"cycles and energy of the points\""));
   CHECK_THAT(html, Catch::Contains("aria-label=\"total cycles over l1.size and l2.size\""));
   CHECK_THAT(html, Catch::Contains("class=\"pt infeasible\""));
   CHECK_THAT(html, Catch::Contains("infeasible: layer"));   // the reason in the tooltip

@@ -24,11 +24,12 @@ std::string gap8() { return source_dir() + "/platforms/gap8.yaml"; }
 
 TEST_CASE("tiler: policy names and unknown policy", "[tiler]") {
   const auto names = policy_names();
-  REQUIRE(names.size() == 4);
+  REQUIRE(names.size() == 5);
   CHECK(names[0] == "dory");
   CHECK(names[1] == "dory-2021");
   CHECK(names[2] == "deeploy");
   CHECK(names[3] == "tuned");
+  CHECK(names[4] == "untiled");
   for (const auto& n : names) CHECK(make_policy(n)->name() == n);
   try {
     make_policy("tetris");
@@ -36,7 +37,7 @@ TEST_CASE("tiler: policy names and unknown policy", "[tiler]") {
   } catch (const std::invalid_argument& e) {
     const std::string m = e.what();
     CHECK(m.find("'tetris'") != std::string::npos);
-    CHECK(m.find("dory, dory-2021, deeploy, tuned") != std::string::npos);
+    CHECK(m.find("dory, dory-2021, deeploy, tuned, untiled") != std::string::npos);
   }
 }
 

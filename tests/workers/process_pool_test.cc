@@ -90,3 +90,20 @@ TEST_CASE("process pool: a stop request hands out nothing more", "[workers]") {
   CHECK(done.size() < 5);
   CHECK(pool.run_ordered({"z"}) == std::vector<std::string>{"z"});
 }
+
+TEST_CASE("process pool: a request past the timeout has its worker killed and is reported, not retried", "[workers]") {
+  ProcessPool pool(2, [](const std::string& r) {
+    if (r == "slow") ::sleep(600);
+    return r;
+  }, /*retries=*/1);
+  pool.set_timeout(0.5);
+  std::map<size_t, PoolOutcome> got;
+  pool.run({"a", "slow", "b", "c"}, [&](size_t i, const PoolOutcome& o) { CHECK(got.emplace(i, o).second); });
+  REQUIRE(got.size() == 4);
+  for (size_t i : {0, 2, 3}) CHECK((got[i].ok && got[i].answer.size() == 1));
+  CHECK_FALSE(got[1].ok);
+  CHECK(got[1].timed_out);
+  CHECK(got[1].attempts == 1);
+  CHECK(got[1].error == "timed out after 0.5 s (worker process killed)");
+  CHECK(pool.run_ordered({"d"}) == std::vector<std::string>{"d"});
+}

@@ -69,3 +69,20 @@ int es_run_npu_conv(const es_conv_p_t *p, const es_npu_geom_t *g, int32_t r0, in
   es_run_conv(p, x, &wd, y);
   return 0;
 }
+
+int es_run_npu_gemm(const es_gemm_p_t *p, const es_npu_geom_t *g, int32_t r0, int32_t skip, const es_view_t *a,
+                    const es_view_t *w, const es_view_t *y, int8_t *scratch) {
+  const int32_t r = y->rank, nc = y->shape[r - 1];
+  if (es_npu_decode(g, (const uint8_t *)w->p, r0, w->shape[0], skip, nc, scratch) != 0) return -1;
+  es_view_t b; /* the decoded rows: B as [nc, K], K-last, broadcast over y's batch axes */
+  b.p = scratch;
+  b.dtype = ES_I8;
+  b.rank = r;
+  for (int32_t d = 0; d < r - 2; ++d) b.shape[d] = y->shape[d], b.stride[d] = 0;
+  b.shape[r - 2] = nc;
+  b.shape[r - 1] = g->ki;
+  b.stride[r - 2] = g->ki;
+  b.stride[r - 1] = 1;
+  es_run_gemm(p, a, &b, y);
+  return 0;
+}

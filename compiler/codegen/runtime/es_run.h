@@ -20,6 +20,9 @@ void es_run_fill(int64_t value, const es_view_t *y);
 void es_run_quantize(const es_quant_p_t *p, const es_view_t *x, const es_view_t *y);
 void es_run_dequantize(const es_quant_p_t *p, const es_view_t *x, const es_view_t *y);
 /* w: the encoded rows [n_rows, row_bytes] (u8); returns -1 when they lack the tile's channels. */
+/* A Gemm on the NPU (1x1 lowering): decodes the tile's weight rows as B [N, K] and runs es_gemm. */
+int es_run_npu_gemm(const es_gemm_p_t *p, const es_npu_geom_t *g, int32_t r0, int32_t skip, const es_view_t *a,
+                    const es_view_t *w, const es_view_t *y, int8_t *scratch);
 int es_run_npu_conv(const es_conv_p_t *p, const es_npu_geom_t *g, int32_t r0, int32_t skip, const es_view_t *x,
                     const es_view_t *w, const es_view_t *y, int8_t *scratch);
 

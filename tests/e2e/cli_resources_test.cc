@@ -1,0 +1,89 @@
+// Bounded resources and hostile names, through the edgesim executable (issue 16's reproducers):
+// a network with an input batch of 100,000 is refused with one error before anything is
+// allocated for it (it used to grow `edgesim verify` to 9 GB); a corrupted file whose op type
+// holds raw bytes and terminal escape sequences gives one error line of printable ASCII; a small
+// batch still runs bit-exactly; --memory-limit moves the limit.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "frontend/onnx_writer.h"
+#include "support/paths.h"
+#include "support/run.h"
+
+using namespace edgesim;
+using edgesim::test::run_edgesim;
+using edgesim::test::TempDir;
+
+namespace {
+
+onnx::ModelProto load_model(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  onnx::ModelProto m;
+  REQUIRE(m.ParseFromString(ss.str()));
+  return m;
+}
+
+// The model with dim 0 of every graph input and output set to `batch`.
+std::string with_batch(const TempDir& dir, const std::string& model, int64_t batch, const std::string& name) {
+  onnx::ModelProto m = load_model(model);
+  auto set = [&](auto* vi) { vi->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(batch); };
+  for (auto& i : *m.mutable_graph()->mutable_input()) set(&i);
+  for (auto& o : *m.mutable_graph()->mutable_output()) set(&o);
+  return dir.write(name, m.SerializeAsString());
+}
+
+// One line "edgesim: error: ..." of printable ASCII, exit status 2.
+void one_clean_error(const test::RunResult& r) {
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.rfind("edgesim: error: ", 0) == 0);
+  CHECK(r.output.find('\n') == r.output.size() - 1);
+  for (char c : r.output.substr(0, r.output.size() - 1)) CHECK((c >= 0x20 && c <= 0x7e));
+}
+
+}  // namespace
+
+TEST_CASE("cli resources: an input batch of 100,000 is refused with one error", "[e2e][cli][resources]") {
+  TempDir dir;
+  const std::string big = with_batch(dir, test::source_dir() + "/models/resnet8/model.onnx", 100000, "batch.onnx");
+  for (const std::string& cmd : {"verify " + big, "run -p gap8 " + big, "run -p gap8 --timing-only " + big,
+                                 "compile -p gap8 " + big, "tune -p gap8 --analytic-only --no-cache " + big}) {
+    const test::RunResult r = run_edgesim(cmd);
+    one_clean_error(r);
+    CHECK(r.output.find("batch.onnx: needs an estimated") != std::string::npos);
+    CHECK(r.output.find("(input 'input' has batch 100000)") != std::string::npos);
+    CHECK(r.output.find("--memory-limit") != std::string::npos);
+  }
+}
+
+TEST_CASE("cli resources: --memory-limit moves the limit, batch 4 runs bit-exactly", "[e2e][cli][resources]") {
+  TempDir dir;
+  const std::string tiny = test::source_dir() + "/models/tiny/model.onnx";
+  const test::RunResult low = run_edgesim("verify " + tiny + " --memory-limit 1KiB");
+  one_clean_error(low);
+  CHECK(low.output.find("above the limit of 1 KiB") != std::string::npos);
+  CHECK(run_edgesim("verify " + tiny + " --memory-limit 64MiB").status == 0);
+  one_clean_error(run_edgesim("verify " + tiny + " --memory-limit lots"));
+
+  const std::string four = with_batch(dir, tiny, 4, "batch4.onnx");
+  const test::RunResult r = run_edgesim("run -p gap8 " + four);
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK(r.output.find("verification: bit-exact") != std::string::npos);
+}
+
+TEST_CASE("cli resources: raw bytes from a corrupted file are printed escaped", "[e2e][cli][resources]") {
+  TempDir dir;
+  onnx::ModelProto m = load_model(test::source_dir() + "/models/tiny/model.onnx");
+  // An op type with an invalid UTF-8 byte, a terminal escape sequence and a control character,
+  // as a corrupted file delivers them (protobuf does not check proto2 strings).
+  m.mutable_graph()->mutable_node(1)->set_op_type(std::string("B\xff\x1b[1m\x01", 7));
+  const std::string bad = dir.write("bad.onnx", m.SerializeAsString());
+  const test::RunResult r = run_edgesim("verify " + bad);
+  one_clean_error(r);
+  CHECK(r.output.find("unsupported op 'B\\xff\\x1b[1m\\x01'") != std::string::npos);
+}
