@@ -8,6 +8,7 @@
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/branch_order.h"
 #include "kernels/interpreter/interpreter.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/provenance.h"
@@ -44,6 +45,22 @@ std::vector<Tensor> choose_inputs(Graph& g, const RunOptions& a, std::string& la
   return load_inputs(g, path);
 }
 
+// Graph inputs whose dtype the importer only guessed (Deeploy graphs declare FLOAT inputs,
+// DIALECTS.md §3.1) are typed from the data's range when an input file is given; without one the
+// guess stands, and the graph (and its cycles) can differ from the verified run's.
+std::string guessed_input_types_warning(const Graph& g, const RunOptions& a) {
+  if (a.input_source || !a.inputs.empty() || !inputs_next_to(a.expected).empty()) return "";
+  int n = 0;
+  const TensorDesc* first = nullptr;
+  for (int id : g.inputs)
+    if (g.tensor(id).dtype_inferred && n++ == 0) first = &g.tensor(id);
+  if (n == 0) return "";
+  return fmt::format("{} graph input(s) (first '{}') declare no integer type and were typed {} by default; "
+                     "Deeploy types them from the input data: pass --inputs FILE (e.g. the network's "
+                     "inputs.npz) for the graph and cycles of the verified run",
+                     n, printable(first->name), dtype_name(first->dtype));
+}
+
 }  // namespace
 
 RunSession run_session(const RunOptions& a) {
@@ -65,6 +82,7 @@ RunSession run_session(const RunOptions& a) {
   req.sim.arith = a.arith == "dory" ? ArithMode::DoryShift : ArithMode::Exact;
   session.input_label = "none (timing only)";
   req.inputs = [&](Graph& g) { return choose_inputs(g, a, session.input_label); };
+  req.inputs_type_only = a.timing_only && !a.inputs.empty();
   FlowOutcome& flow = session.flow;
   flow = run_flow_cli(req, a);
   const Graph& g = flow.graph;
@@ -130,6 +148,7 @@ RunSession run_session(const RunOptions& a) {
     pb.file("network", a.model).file("inputs", in_path).file("expected", a.expected);
     r.provenance = pb.build();
   }
+  if (const std::string w = guessed_input_types_warning(g, a); !w.empty()) r.warnings.insert(r.warnings.begin(), w);
   r.warnings.insert(r.warnings.begin(), flow.spec.warnings.begin(), flow.spec.warnings.end());
 
   req.inputs = nullptr;   // it refers to this function's locals

@@ -36,6 +36,7 @@ FlowOutcome run_flow(const FlowRequest& req) {
   // Inputs first: golden data may re-type inferred graph inputs (and so simplify the graph,
   // retype_from_inputs) before engines are assigned.
   if (req.sim.data) o.inputs = req.inputs ? req.inputs(o.graph) : random_inputs(o.graph, 1);
+  else if (req.inputs_type_only && req.inputs) req.inputs(o.graph);   // types only, values dropped
   try {
     o.engines = assign_engines(o.graph, o.spec, policy_engines(req.policy, req.engines));
   } catch (const std::invalid_argument& e) {

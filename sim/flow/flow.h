@@ -48,6 +48,9 @@ struct FlowRequest {
   // With sim.data: the graph inputs, asked for once the graph is imported and its engines are
   // assigned (before tiling); none given means seeded random inputs (seed 1).
   std::function<std::vector<Tensor>(Graph&)> inputs;
+  // Without sim.data: still ask `inputs` for the data (and drop it), so that a given input file
+  // types the graph's inferred inputs as it does in a run with data (same graph, same cycles).
+  bool inputs_type_only = false;
   FlowTilingHint tiling_hint;             // optional
 };
 

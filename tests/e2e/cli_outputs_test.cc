@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "support/paths.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -260,4 +261,27 @@ TEST_CASE("compile and validate check their output paths before any work", "[cli
   const auto v = test::run_edgesim("validate --json /no/such/dir/v.json");
   CHECK(v.status == 2);
   CHECK_THAT(v.output, Contains("edgesim: error: --json /no/such/dir/v.json: directory '/no/such/dir' does not exist"));
+}
+
+TEST_CASE("run: a timing-only run types guessed graph inputs from --inputs like the verified run, and warns without",
+          "[cli][run]") {
+  // Deeploy graphs declare FLOAT inputs; their integer type comes from the data (DIALECTS.md §3.1).
+  const std::string dir = test::shared_networks() + "/deeploy/Models/microLlama/INT8/microLlama1";
+  REQUIRE_DATA(dir);
+  auto total = [](const std::string& out) {
+    std::smatch m;
+    REQUIRE(std::regex_search(out, m, std::regex("total: +([0-9,]+) cycles")));
+    return m[1].str();
+  };
+  const auto verified = test::run_edgesim(fmt::format("run -p siracusa '{0}/network.onnx' --inputs '{0}/inputs.npz'", dir));
+  const auto typed = test::run_edgesim(fmt::format("run -p siracusa '{0}/network.onnx' --inputs '{0}/inputs.npz' --timing-only", dir));
+  const auto guessed = test::run_edgesim(fmt::format("run -p siracusa '{0}/network.onnx' --timing-only", dir));
+  REQUIRE(verified.status == 0);
+  REQUIRE(typed.status == 0);
+  REQUIRE(guessed.status == 0);
+  CHECK(total(typed.output) == total(verified.output));
+  CHECK(total(guessed.output) != total(verified.output));   // u8 guessed: another graph
+  CHECK_THAT(guessed.output, Contains("declare no integer type and were typed u8 by default"));
+  CHECK(typed.output.find("declare no integer type") == std::string::npos);
+  CHECK(verified.output.find("declare no integer type") == std::string::npos);
 }
