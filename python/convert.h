@@ -9,7 +9,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/core/tensor.h"
 
 namespace edgesim::python {

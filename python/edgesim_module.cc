@@ -24,6 +24,7 @@
 
 #include "compiler/frontend/import.h"
 #include "compiler/ir/op_label.h"
+#include "compiler/ir/printer.h"
 #include "compiler/schedule/json.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"

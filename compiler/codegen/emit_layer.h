@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/schedule/schedule.h"
 
 namespace edgesim::codegen {

@@ -13,7 +13,7 @@
 
 #include "compiler/codegen/layer_data.h"
 #include "compiler/codegen/stmt.h"
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/schedule/schedule.h"
 
 namespace edgesim::codegen {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 namespace edgesim {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/interpreter/interpreter.h"
 
 namespace edgesim {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/core/tensor.h"
 #include "kernels/interpreter/interpreter.h"
 

@@ -16,7 +16,7 @@
 #pragma once
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 namespace edgesim {
 

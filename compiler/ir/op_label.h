@@ -6,7 +6,7 @@
 #pragma once
 #include <string>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 namespace edgesim {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "compiler/ir/graph.h"
+#include "compiler/ir/printer.h"
 
 namespace edgesim {
 

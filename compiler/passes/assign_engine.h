@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/npu/weights.h"
 #include "platforms/loader/spec.h"
 

@@ -27,7 +27,7 @@
 #include <optional>
 #include <string>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/soma/shift_requant.h"
 #include "platforms/loader/spec.h"
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/passes/assign_engine.h"
 
 namespace edgesim {

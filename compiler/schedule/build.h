@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/schedule/schedule.h"
 #include "compiler/tiler/tiling.h"
 #include "platforms/loader/spec.h"

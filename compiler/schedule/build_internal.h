@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/ir/layout_domain.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/schedule.h"

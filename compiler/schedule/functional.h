@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/schedule/schedule.h"
 #include "kernels/core/tensor.h"
 

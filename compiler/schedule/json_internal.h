@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 namespace edgesim::json_detail {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/schedule/schedule.h"
 #include "kernels/core/tensor.h"

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/tiler/tiling.h"
 #include "kernels/npu/weights.h"
 

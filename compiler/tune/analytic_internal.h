@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/dma/cost.h"
 
 namespace edgesim::tune_detail {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/tiler/tiling.h"
 #include "compiler/tune/analytic.h"
 #include "compiler/tune/analytic_internal.h"

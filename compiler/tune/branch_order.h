@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 namespace edgesim {
 

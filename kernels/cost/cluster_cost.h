@@ -7,7 +7,7 @@
 #pragma once
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/core/cost.h"
 #include "kernels/core/tensor.h"
 #include "platforms/loader/spec.h"

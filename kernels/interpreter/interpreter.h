@@ -1,11 +1,11 @@
 // Interpreter: runs a Graph untiled with the reference kernels. This is the golden model.
-// It is the one part of kernels/ that sees the IR (compiler/ir/graph.h); CMake target
-// edgesim_interpreter links edgesim_ir, which itself only depends on edgesim_kernels.
+// It reads the IR (kernels/ir/graph.h, CMake target edgesim_graph), which sits on the kernels'
+// params and below the compiler.
 #pragma once
 #include <functional>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/core/tensor.h"
 
 namespace edgesim {

@@ -13,7 +13,8 @@
 #include <vector>
 
 #include "compiler/frontend/import.h"
-#include "compiler/ir/graph.h"
+#include "compiler/ir/printer.h"
+#include "kernels/ir/graph.h"
 #include "platforms/loader/loader.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"

@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/schedule/functional.h"
 #include "kernels/interpreter/interpreter.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/tiler/tiling.h"
 #include "platforms/loader/spec.h"
 #include "sim/sweep/grid.h"

@@ -2,7 +2,7 @@
 // graph inputs, its constants stay constants, its outputs become graph outputs), so the
 // simulating evaluator can build and time the schedule of that layer alone.
 #pragma once
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 namespace edgesim {
 

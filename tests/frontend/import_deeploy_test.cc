@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/frontend/import.h"
+#include "compiler/ir/printer.h"
 #include "support/paths.h"
 
 using namespace edgesim;

@@ -1,7 +1,8 @@
 // libFuzzer target: the ONNX importer (import_onnx) on arbitrary bytes, then the imported
 // graph's text form (edgesim describe). Accepted: a Graph, or one ImportError.
 #include "compiler/frontend/import.h"
-#include "compiler/ir/graph.h"
+#include "compiler/ir/printer.h"
+#include "kernels/ir/graph.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

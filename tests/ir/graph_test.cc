@@ -2,6 +2,7 @@
 // printer's golden text (docs/graph.md).
 #include <catch2/catch.hpp>
 
+#include "compiler/ir/printer.h"
 #include "ir/tiny_graph.h"
 
 using namespace edgesim;

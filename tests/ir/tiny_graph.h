@@ -4,7 +4,7 @@
 //               -> max pool k=2 s=2 -> i32[1,2,3] -> reshape -> i32[1,6]
 // With x = 1..6 the output is [3, 9, 15, -1, -3, -5].
 #pragma once
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 namespace edgesim::test {
 

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "compiler/ir/printer.h"
 #include "compiler/passes/assign_engine.h"
 #include "passes/npu_graphs.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "platforms/loader/loader.h"
 #include "support/paths.h"
 

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "platforms/loader/loader.h"
 #include "support/paths.h"
 

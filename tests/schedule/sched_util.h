@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/schedule/schedule.h"
 #include "compiler/tiler/tiling.h"
 #include "kernels/interpreter/interpreter.h"

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "compiler/golden/golden.h"
+#include "compiler/ir/printer.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/functional.h"

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "compiler/tiler/tiling.h"
 
 namespace edgesim::test {

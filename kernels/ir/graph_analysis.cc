@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 #include "kernels/core/shape_rules.h"
 #include "kernels/reference.h"
 

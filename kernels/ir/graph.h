@@ -98,8 +98,4 @@ class Graph {
   void validate() const;
 };
 
-// Stable, human-readable text form (one line per tensor input and node) for tests and
-// `edgesim describe net.onnx`. Format documented in docs/graph.md.
-std::string print_graph(const Graph& g);
-
 }  // namespace edgesim

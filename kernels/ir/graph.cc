@@ -1,4 +1,4 @@
-#include "compiler/ir/graph.h"
+#include "kernels/ir/graph.h"
 
 #include <stdexcept>
 
