@@ -38,6 +38,12 @@ PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy) 
   const bool deeploy = policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy";
   if (!deeploy && s.budgets.dory.present && !s.budgets.dory.lto && s.cluster.cost.present)
     s.cluster.cost.c_rq += s.cluster.cost.c_rq_call;
+  // ... and generated with 64-bit batch-norm coefficients: PULP-NN's 64-bit requantisation
+  // helper (a 32 x 64-bit product, a 64-bit add and shift) and two more loads per κ/λ read.
+  if (!deeploy && s.budgets.dory.present && s.budgets.dory.bn_bits == 64 && s.cluster.cost.present) {
+    s.cluster.cost.c_rq += s.cluster.cost.c_rq64;
+    s.cluster.cost.c_kl += s.cluster.cost.c_kl64;
+  }
   const KernelLibraryCostSpec& lib = spec.budgets.deeploy.cost;
   if (policy != "deeploy" || !lib.present || !s.cluster.cost.present) return s;
   ClusterCostSpec& c = s.cluster.cost;

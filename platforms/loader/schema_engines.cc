@@ -96,6 +96,7 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_OPT(budgets.dory.blocking_dma, Bool, "false"));
   k.push_back(K_OPT(budgets.dory.single_core_dma, Bool, "false"));
   k.push_back(K_OPT(budgets.dory.lto, Bool, "true"));
+  k.push_back(K_OPT(budgets.dory.bn_bits, Int, "32"));
 
   k.push_back(K_REQ(budgets.deeploy.l1, SizeOrAuto));
   k.push_back(K_REQ(budgets.deeploy.l2, SizeOrAuto));

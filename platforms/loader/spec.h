@@ -45,6 +45,9 @@ struct ClusterCostSpec {
   // extra cycles per requantised output when the requantisation helper is an out-of-line call
   // (a DORY build without -flto, budgets.dory.lto false; flow_platform() adds it to c_rq)
   int64_t c_rq_call = 0;
+  // extra cycles per requantised output and per κ/λ read when the batch-norm coefficients are
+  // 64-bit (a DORY build with budgets.dory.bn_bits 64; flow_platform() adds them to c_rq, c_kl)
+  int64_t c_rq64 = 0, c_kl64 = 0;
   // depthwise_generic: cycles per 4-tap step and per leftover tap of the dot product, and the
   // per-column overhead of a channel (defaults 3, 3, 0: PULP-NN's source loop, docs/timing.md)
   int64_t c_dwtap4 = 3, c_dwtap1 = 3, c_dwcol = 0;
@@ -225,6 +228,9 @@ struct DoryBudgetSpec {
   // the generated application is linked with -flto (DORY's Makefile template): PULP-NN's
   // requantisation helpers are inlined; false: each requantised output calls one (c_rq_call)
   bool lto = true;
+  // width of the batch-norm coefficients κ and λ in the generated code: 32 (DORY's default) or
+  // 64 (int64_t κ/λ and PULP-NN's 64-bit requantisation helper): c_rq64 / c_kl64 per output
+  int64_t bn_bits = 32;
 };
 
 // Deeploy deployment constants: absolute budgets (or kAutoBudget = the level's size).

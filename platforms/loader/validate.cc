@@ -103,6 +103,8 @@ class Checker {
     const auto& d = s_.budgets.dory;
     if (!d.present) return;
     require(s_.cluster.present, {"budgets.dory.n_cores"}, "budgets.dory needs a cluster section");
+    require(d.bn_bits == 32 || d.bn_bits == 64, {"budgets.dory.bn_bits"},
+            fmt::format("budgets.dory.bn_bits must be 32 or 64 (got {})", d.bn_bits));
     // budgets.dory.n_cores may exceed cluster.n_cores: it is the core count DORY generated the
     // code for (stacks, im2col), and that code runs unchanged with fewer NUM_CORES ([26]).
     const DoryBudgets b = dory_budgets(s_);

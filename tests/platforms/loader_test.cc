@@ -90,6 +90,22 @@ TEST_CASE("budgets.dory.lto false adds the requantisation call to c_rq under DOR
   CHECK_THROWS_AS(load_platform(platform_file("gap8"), {"budgets.dory.lto=maybe"}), PlatformError);
 }
 
+TEST_CASE("budgets.dory.bn_bits 64 adds the 64-bit requantisation to c_rq and c_kl under DORY's flows", "[platforms]") {
+  const PlatformSpec gap9 = load_platform(platform_file("gap9"));
+  const PlatformSpec wide = load_platform(platform_file("gap9"), {"budgets.dory.bn_bits=64"});
+  CHECK(gap9.budgets.dory.bn_bits == 32);   // DORY's default generation: int32_t κ/λ
+  REQUIRE(gap9.cluster.cost.c_rq64 == 21);  // the count in platforms/presets/pulp_cluster.yaml
+  REQUIRE(gap9.cluster.cost.c_kl64 == 2);
+  const PlatformSpec f = flow_platform(wide, "dory");
+  CHECK(f.cluster.cost.c_rq == gap9.cluster.cost.c_rq + 21);
+  CHECK(f.cluster.cost.c_kl == gap9.cluster.cost.c_kl + 2);
+  // with lto false as well: the call and the 64-bit body both count
+  const PlatformSpec both = load_platform(platform_file("gap9"), {"budgets.dory.bn_bits=64", "budgets.dory.lto=false"});
+  CHECK(flow_platform(both, "dory").cluster.cost.c_rq == gap9.cluster.cost.c_rq + gap9.cluster.cost.c_rq_call + 21);
+  CHECK(flow_platform(wide, "deeploy").cluster.cost.c_rq == gap9.budgets.deeploy.cost.c_rq);
+  CHECK_THROWS_AS(load_platform(platform_file("gap9"), {"budgets.dory.bn_bits=16"}), PlatformError);
+}
+
 TEST_CASE("budgets.deeploy.cost replaces cluster.cost keys under policy deeploy only", "[platforms]") {
   const PlatformSpec gap9 = load_platform(platform_file("gap9"));
   REQUIRE(gap9.budgets.deeploy.cost.present);
