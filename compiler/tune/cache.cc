@@ -14,6 +14,7 @@
 #include "compiler/schedule/json_internal.h"
 #include "compiler/tune/network_tune.h"
 #include "compiler/tune/accel_tuner.h"
+#include "compiler/tune/objective.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/hash.h"
 
@@ -24,8 +25,9 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kFormatVersion = 3;   // bump when an entry's fields change (2: L3 options, network plans on one
-                                    // branch, objective and energy on the other; 3: both)
+constexpr int kFormatVersion = 4;   // bump when an entry's fields change (2: L3 options, network plans on one
+                                    // branch, objective and energy on the other; 3: both; 4: a layer's options
+                                    // include DORY's L3 decisions at smaller L1 sizes)
 
 json result_to(const LayerTuneResult& r) {
   json j{{"name", r.name},         {"has_dory", r.has_dory},       {"has_deeploy", r.has_deeploy},
@@ -264,9 +266,17 @@ std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec
     if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
     LayerTuneResult r = tune_layer_cached(g, node, ctx, spec, actx, opt, cache);
     if (activations_in_l2 && r.tuned.l3.output_in_l3) {
+      // The best option that keeps the output in L2, by the tuner's objective (objective.h).
+      auto score = [](const TunedOption& o) {
+        Score sc;
+        sc.cycles = o.cycles;
+        if (o.energy_pj >= 0) sc.energy_pj["total"] = o.energy_pj;
+        return sc;
+      };
       const TunedOption* best = nullptr;
       for (const TunedOption& o : r.options)
-        if (!o.tiling.l3.output_in_l3 && (!best || o.cycles < best->cycles)) best = &o;
+        if (!o.tiling.l3.output_in_l3 && o.cycles >= 0 && (!best || better(score(o), score(*best), opt.objective)))
+          best = &o;
       if (best) r.tuned = best->tiling, r.tuned_cycles = best->cycles, r.tuned_energy_pj = best->energy_pj;
     }
     ctx.input_in_l3 = r.tuned.l3.output_in_l3;

@@ -62,14 +62,27 @@ class TunedPolicy : public TilingPolicy {
   LayerTiling tile(const LayerGeom& geom, const TilingContext& ctx) const override {
     const Graph& g = *ctx.graph;
     const PlatformSpec& spec = *ctx.spec;
-    if (graph_ != &g || spec_ != &spec) plan(g, spec);
+    // The plan is reused while the graph, the platform and the settings are the same — by
+    // content (network_key), not by address: a flow may tile another graph or platform that
+    // happens to live at the same address.
+    const std::string key = plan_key(g, spec);
+    if (key != key_) plan(g, spec, key);
     for (const LayerTiling& t : plan_)
       if (t.node == geom.node) return t;
     throw TilingError("layer " + std::to_string(geom.node) + ": not in the tuned network plan", geom.node);
   }
 
  private:
-  void plan(const Graph& g, const PlatformSpec& spec) const {
+  static std::string plan_key(const Graph& g, const PlatformSpec& spec) {
+    const TuneSettings& ts = tune_settings();
+    TuneOptions opt;
+    opt.top_k = ts.top_k;
+    opt.objective = ts.objective;
+    return fmt::format("{}|{}|{}", network_key(g, spec, opt, ""), ts.cache_path, static_cast<bool>(ts.make_simulator)) +
+           (ts.make_network_simulator ? "|net" : "");
+  }
+
+  void plan(const Graph& g, const PlatformSpec& spec, const std::string& key) const {
     // The graph as the flow prepared it (prepare_tuned_graph): the plan for it. A graph nobody
     // prepared may get a plan for another order or other engines: then one for the graph as it is.
     NetworkTuneResult r = tune_network_with_settings(g, spec, true);
@@ -79,13 +92,11 @@ class TunedPolicy : public TilingPolicy {
              r.order.at(k) == static_cast<int>(k);
     if (!same) r = tune_network_with_settings(g, spec, false);
     plan_ = r.tilings;
-    graph_ = &g;
-    spec_ = &spec;
+    key_ = key;
   }
 
   mutable NetPlan plan_;
-  mutable const Graph* graph_ = nullptr;
-  mutable const PlatformSpec* spec_ = nullptr;
+  mutable std::string key_;   // plan_key of the graph and platform plan_ is for ("" none yet)
 };
 
 }  // namespace

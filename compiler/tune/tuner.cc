@@ -33,6 +33,30 @@ void add_tuned_form(std::vector<Candidate>& out, const LayerTiling& t, const std
   out.push_back(std::move(c));
 }
 
+// DORY's L3 decision depends on the L1 size: its L3 search weighs whether a slab's L1 tiling fits
+// (dory_l3.cc), so with more L1 it may take another slab, slower in the tuned flow
+// (MobileNetV1-128's L10_pw on gap8 with 256 KiB of L2, input in L3: 2-row slabs at 96 KiB of
+// L1, 1-row slabs at 112 KiB; the tuned layer 2,499,599 -> 4,661,791 cycles). Its decisions at the
+// L1 sizes of a fixed ladder below the platform's are options too, so an L3 decision the tuner
+// had at a ladder size it still has with more L1 (monotone in memory).
+std::vector<L3Tiling> dory_l3_below(const LayerGeom& geom, const TilingContext& ctx, const PlatformSpec& spec) {
+  static const int64_t ladder[] = {16384, 24576, 32768, 40960, 49152, 57344, 65536, 81920, 98304, 114688, 131072,
+                                   196608, 262144};
+  std::vector<L3Tiling> out;
+  PlatformSpec s = spec;
+  TilingContext c = ctx;
+  c.spec = &s;
+  for (int64_t l1 : ladder) {
+    if (l1 >= spec.l1.size) break;
+    s.l1.size = l1;
+    try {
+      out.push_back(make_policy("dory")->tile(geom, c).l3);
+    } catch (const TilingError&) {
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
@@ -103,6 +127,15 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   if (!actx.consts_in_l3 || spec.l3.size <= 0)   // streaming only pays when the weights live in L3
     options.erase(std::remove_if(options.begin(), options.end(), [](const L3Option& o) { return o.kind == "stream"; }),
                   options.end());
+  if (r.has_dory && base.l3.tiled() && !options.empty())
+    for (const L3Tiling& t : dory_l3_below(geom, ctx, spec)) {
+      bool seen = false;
+      for (const L3Option& o : options)
+        seen |= o.l3.input_in_l3 == t.input_in_l3 && o.l3.output_in_l3 == t.output_in_l3 &&
+                o.l3.weights_in_l3 == t.weights_in_l3 && o.l3.n_out == t.n_out && o.l3.h_out == t.h_out &&
+                o.l3.h_in == t.h_in && o.l3.db_x == t.db_x && o.l3.db_w == t.db_w && o.l3.db_o == t.db_o;
+      if (!seen) options.push_back({"base", t, 0, 0});
+    }
   std::vector<Candidate> cands;
   std::vector<size_t> opt_of;   // candidate -> option
   for (int d : {1, 2}) {
