@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/tune/cache.h"
+#include "compiler/tune/network_tune.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
