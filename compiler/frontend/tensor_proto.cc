@@ -40,12 +40,16 @@ ConstTensor decode_tensor_proto(onnx::TensorProto& t, const std::string& where) 
                       std::to_string(c.elem_type) + ")");
   if (t.data_location() == onnx::TensorProto::EXTERNAL || t.external_data_size() > 0)
     throw ImportError(who + " uses external data, which is not supported");
-  int64_t n = 1;
+  // `extent`, the product of the non-zero dims, is bounded too: a zero dim makes the tensor
+  // empty, but its strides still multiply the others (fuzz_tensor_pb: dims 0, 119, 3, 119, ...
+  // overflowed int64 in contiguous_strides).
+  int64_t n = 1, extent = 1;
   for (int64_t d : t.dims()) {
-    if (d < 0 || d > (int64_t{1} << 40) || (d > 0 && n > (int64_t{1} << 40) / d))
+    if (d < 0 || d > (int64_t{1} << 40) || (d > 0 && extent > (int64_t{1} << 40) / d))
       throw ImportError(who + " has an invalid dimension " + std::to_string(d));
     c.shape.push_back(d);
     n *= d;
+    if (d > 0) extent *= d;
   }
   const auto count = static_cast<size_t>(n);
   if (t.has_raw_data()) {

@@ -3,6 +3,8 @@
 // headers carry ZIP64 extra fields and, in six members, 0xFFFFFFFF sizes), and handles both
 // stored and deflated members. Members come back in archive order, since arrays are matched to
 // graph tensors by position, never by name.
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,17 +56,21 @@ std::vector<GoldenArray> read_npz(const std::string& path) {
 
     std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen_index(za.get(), static_cast<zip_uint64_t>(i), 0));
     if (!f) throw GoldenError(fmt::format("{}: {}", where, zip_strerror(za.get())));
-    std::string bytes(static_cast<size_t>(st.size), '\0');
-    zip_uint64_t got = 0;
-    while (got < st.size) {
-      const zip_int64_t r = zip_fread(f.get(), bytes.data() + got, st.size - got);
+    // The size comes from the archive and may lie: the member is read in chunks, never by
+    // reserving the declared size up front (fuzz_npz: a stored member of 160 bytes declaring
+    // 4 GiB made that allocation; one declaring 2^62 bytes threw std::bad_alloc).
+    std::string bytes;
+    std::array<char, 1 << 16> chunk;
+    while (bytes.size() < st.size) {
+      const zip_uint64_t want = std::min<zip_uint64_t>(chunk.size(), st.size - bytes.size());
+      const zip_int64_t r = zip_fread(f.get(), chunk.data(), want);
       if (r < 0)
         throw GoldenError(fmt::format("{}: {}", where, zip_file_strerror(f.get())));
       if (r == 0) break;
-      got += static_cast<zip_uint64_t>(r);
+      bytes.append(chunk.data(), static_cast<size_t>(r));
     }
-    if (got != st.size)
-      throw GoldenError(fmt::format("{}: truncated ({} of {} bytes)", where, got, st.size));
+    if (bytes.size() != st.size)
+      throw GoldenError(fmt::format("{}: truncated ({} of {} bytes)", where, bytes.size(), st.size));
 
     GoldenArray a = parse_npy(bytes, where);
     if (member.size() > 4 && member.compare(member.size() - 4, 4, ".npy") == 0)

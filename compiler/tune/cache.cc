@@ -29,6 +29,20 @@ constexpr int kFormatVersion = 4;   // bump when an entry's fields change (2: L3
                                     // branch, objective and energy on the other; 3: both; 4: a layer's options
                                     // include DORY's L3 decisions at smaller L1 sizes)
 
+// An integer field. A JSON number with a fraction or exponent must not reach nlohmann's
+// get<integer>, which converts it with a plain cast, undefined beyond the type's range (as in the
+// schedule reader, compiler/schedule/json_internal.h); it is one error naming the key.
+template <class T>
+T integer(const json& v, const char* key) {
+  if (json_detail::has_float(v))
+    throw std::runtime_error(fmt::format("key '{}': expected an integer, not a number with a fraction or exponent", key));
+  return v.get<T>();
+}
+template <class T>
+T integer_at(const json& j, const char* key) {
+  return integer<T>(j.at(key), key);
+}
+
 json result_to(const LayerTuneResult& r) {
   json j{{"name", r.name},         {"has_dory", r.has_dory},       {"has_deeploy", r.has_deeploy},
          {"dory_cycles", r.dory_cycles}, {"deeploy_cycles", r.deeploy_cycles}, {"tuned_cycles", r.tuned_cycles},
@@ -53,17 +67,17 @@ LayerTuneResult result_from(const json& j) {
   r.name = j.at("name").get<std::string>();
   r.has_dory = j.at("has_dory").get<bool>();
   r.has_deeploy = j.at("has_deeploy").get<bool>();
-  r.dory_cycles = j.at("dory_cycles").get<int64_t>();
-  r.deeploy_cycles = j.at("deeploy_cycles").get<int64_t>();
-  r.tuned_cycles = j.at("tuned_cycles").get<int64_t>();
+  r.dory_cycles = integer_at<int64_t>(j, "dory_cycles");
+  r.deeploy_cycles = integer_at<int64_t>(j, "deeploy_cycles");
+  r.tuned_cycles = integer_at<int64_t>(j, "tuned_cycles");
   r.evaluator = j.at("evaluator").get<std::string>();
-  r.ranked = j.at("ranked").get<size_t>();
-  r.simulated = j.at("simulated").get<size_t>();
+  r.ranked = integer_at<size_t>(j, "ranked");
+  r.simulated = integer_at<size_t>(j, "simulated");
   r.tau = j.at("tau").get<double>();
   r.tuned = tiling_from_json(j.at("tuned"));
   r.objective = j.at("objective").get<std::string>();
   r.tuned_energy_pj = j.at("tuned_energy_pj").get<double>();
-  r.fastest_cycles = j.at("fastest_cycles").get<int64_t>();
+  r.fastest_cycles = integer_at<int64_t>(j, "fastest_cycles");
   r.fastest_energy_pj = j.at("fastest_energy_pj").get<double>();
   r.why = j.at("why").get<std::string>();
   if (r.has_dory) r.dory = tiling_from_json(j.at("dory"));
@@ -73,10 +87,10 @@ LayerTuneResult result_from(const json& j) {
     t.option.kind = o.at("kind").get<std::string>();
     t.tiling = tiling_from_json(o.at("tiling"));
     t.option.l3 = t.tiling.l3;   // the option's decision (the base option's best may be a reference's)
-    t.option.slab_bytes = o.at("slab_bytes").get<int64_t>();
-    t.option.l2_bytes = o.at("l2_bytes").get<int64_t>();
-    t.cycles = o.at("cycles").get<int64_t>();
-    t.analytic = o.at("analytic").get<int64_t>();
+    t.option.slab_bytes = integer_at<int64_t>(o, "slab_bytes");
+    t.option.l2_bytes = integer_at<int64_t>(o, "l2_bytes");
+    t.cycles = integer_at<int64_t>(o, "cycles");
+    t.analytic = integer_at<int64_t>(o, "analytic");
     t.energy_pj = o.at("energy_pj").get<double>();
     r.options.push_back(t);
   }
@@ -103,23 +117,23 @@ NetworkTuneResult network_from(const json& j) {
   for (const json& t : j.at("tilings")) r.tilings.push_back(tiling_from_json(t));
   r.chosen = j.at("chosen").get<std::string>();
   r.evaluator = j.at("evaluator").get<std::string>();
-  r.dory = j.at("dory").get<int64_t>();
-  r.deeploy = j.at("deeploy").get<int64_t>();
-  r.isolated = j.at("isolated").get<int64_t>();
-  r.tuned = j.at("tuned").get<int64_t>();
-  r.plans = j.at("plans").get<size_t>();
-  r.fusion_sims = j.at("fusion_sims").get<size_t>();
+  r.dory = integer_at<int64_t>(j, "dory");
+  r.deeploy = integer_at<int64_t>(j, "deeploy");
+  r.isolated = integer_at<int64_t>(j, "isolated");
+  r.tuned = integer_at<int64_t>(j, "tuned");
+  r.plans = integer_at<size_t>(j, "plans");
+  r.fusion_sims = integer_at<size_t>(j, "fusion_sims");
   r.changes = j.at("changes").get<std::vector<std::string>>();
   r.library = j.at("library").get<std::string>();
-  r.order = j.at("order").get<std::vector<int>>();
+  r.order = integer_at<std::vector<int>>(j, "order");
   const json& b = j.at("branch");
-  r.branch_regions = b.at(0).get<int>(), r.branch_orders = b.at(1).get<size_t>();
-  r.peak_before = b.at(2).get<int64_t>(), r.peak_after = b.at(3).get<int64_t>();
+  r.branch_regions = integer<int>(b.at(0), "branch[0]"), r.branch_orders = integer<size_t>(b.at(1), "branch[1]");
+  r.peak_before = integer<int64_t>(b.at(2), "branch[2]"), r.peak_after = integer<int64_t>(b.at(3), "branch[3]");
   for (const json& e : j.at("engines")) r.engines.emplace_back(e.at(0).get<std::string>(), e.at(1).get<bool>());
   for (const json& x : j.at("engine_changes"))
-    r.engine_changes.push_back({x.at("node").get<int>(), x.at("what").get<std::string>(), x.at("from").get<std::string>(),
-                                x.at("to").get<std::string>(), x.at("from_cycles").get<int64_t>(),
-                                x.at("to_cycles").get<int64_t>()});
+    r.engine_changes.push_back({integer_at<int>(x, "node"), x.at("what").get<std::string>(), x.at("from").get<std::string>(),
+                                x.at("to").get<std::string>(), integer_at<int64_t>(x, "from_cycles"),
+                                integer_at<int64_t>(x, "to_cycles")});
   r.cached = true;
   return r;
 }

@@ -10,16 +10,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
-// yaml-cpp 0.7's node headers trip GCC 12's -Wdangling-pointer (a false positive in the
-// library's iterator code); silence it for the library only.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer"
 #include <yaml-cpp/yaml.h>
-#pragma GCC diagnostic pop
-#else
-#include <yaml-cpp/yaml.h>
-#endif
 
 #include "platforms/loader/loader.h"
 
@@ -52,7 +43,9 @@ struct Walker {
     std::map<std::string, int> seen;   // keys of this mapping -> line
     for (auto it = node.begin(); it != node.end(); ++it) {
       // Copies (a Node is a handle): `it->` returns a temporary proxy, and a reference into it
-      // dangled past this line (AddressSanitizer: stack-use-after-scope, found by fuzzing).
+      // dangled past this line (AddressSanitizer: stack-use-after-scope, found by fuzzing; it
+      // was what GCC 12's -Wdangling-pointer reported in yaml-cpp's node/impl.h, once silenced
+      // here as a false positive).
       const YAML::Node k = it->first;
       const YAML::Node v = it->second;
       if (!k.IsScalar() || k.Scalar().empty())

@@ -219,6 +219,25 @@ TEST_CASE("frontend errors: patterns that have no integer meaning", "[frontend][
   }
 }
 
+TEST_CASE("frontend errors: an empty TensorProto whose other dims overflow is one error", "[frontend][errors]") {
+  // fuzz_tensor_pb: a zero dim made the element count 0, so the bound on it passed, while the
+  // strides of the other dims overflowed int64 (UBSan, kernels/core/tensor.cc).
+  TempDir dir;
+  onnx::TensorProto t;
+  t.set_name("t");
+  t.set_data_type(onnx::TensorProto::INT8);
+  for (int64_t d : {int64_t{0}, int64_t{1} << 30, int64_t{1} << 30, int64_t{1} << 30}) t.add_dims(d);
+  t.set_raw_data("");
+  const std::string pb = dir.write("empty.pb", t.SerializeAsString());
+  std::string msg;
+  try {
+    read_tensor_proto_file(pb);
+  } catch (const ImportError& e) {
+    msg = e.what();
+  }
+  one_line_naming(msg, "empty.pb", "has an invalid dimension 1073741824");
+}
+
 TEST_CASE("frontend errors: constant inputs and TensorProto files", "[frontend][errors]") {
   TempDir dir;
   OnnxWriter m = conv_model();

@@ -153,6 +153,43 @@ TEST_CASE("npz: non-archives and missing files are GoldenErrors naming the path"
   CHECK_THROWS_WITH(read_npz(bad_member), Contains("member 'x.npy'") && Contains("bad magic"));
 }
 
+TEST_CASE("npz: a member declaring more bytes than it holds is one error, nothing reserved", "[golden][npz]") {
+  // fuzz_npz: a stored member of 160 bytes whose central directory declared 4 GiB; the reader
+  // reserved the declared size before reading. Declared here: 4 GiB (the finding) and 2^62 bytes
+  // (ZIP64; reserving it threw std::bad_alloc, not a GoldenError). Before the fix this test
+  // failed so, after growing to 4.2 GB for the first archive.
+  edgesim::test::TempDir d;
+  const std::string data = make_npy("<f4", false, "(1, 2)", raw_bytes<float>({0.5f, -3.0f}));
+  for (const uint64_t declared : {uint64_t{0xFFFD00A0}, uint64_t{1} << 62}) {
+    const bool zip64 = declared >= 0xFFFFFFFFu;
+    std::string z = edgesim::test::make_zip64_style({{"x.npy", data}}, false);
+    // The central directory entry (the sizes libzip trusts): its uncompressed size field, or
+    // for ZIP64 0xFFFFFFFF there and the size in an extra field appended after the name.
+    const size_t cd = z.find("PK\x01\x02");
+    REQUIRE(cd != std::string::npos);
+    const auto put = [&](size_t at, uint64_t v, int n) {
+      for (int i = 0; i < n; ++i) z[at + static_cast<size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
+    };
+    if (!zip64) {
+      put(cd + 24, declared, 4);
+    } else {
+      put(cd + 24, 0xFFFFFFFFu, 4);
+      put(cd + 30, 12, 2);   // extra field length: id, size, one u64
+      std::string extra(12, '\0');
+      extra[0] = 1, extra[2] = 8;
+      for (int i = 0; i < 8; ++i) extra[4 + static_cast<size_t>(i)] = static_cast<char>((declared >> (8 * i)) & 0xff);
+      const size_t name_end = cd + 46 + 5;   // "x.npy"
+      z.insert(name_end, extra);
+      const size_t eocd = z.rfind("PK\x05\x06");
+      REQUIRE(eocd != std::string::npos);
+      put(eocd + 12, static_cast<uint64_t>(eocd - cd), 4);   // central directory size
+    }
+    const std::string path = d.write("liar.npz", z);
+    CHECK_THROWS_AS(read_npz(path), GoldenError);
+    CHECK_THROWS_WITH(read_npz(path), Contains(path) && Contains("member 'x.npy'"));
+  }
+}
+
 TEST_CASE("npz: real Deeploy archives (ZIP64 local headers, Fortran order)", "[golden][npz]") {
   const std::string root = edgesim::test::shared_networks() + "/deeploy/Kernels/Integer/";
   REQUIRE_DATA(root + "Conv/DW_3x3_RQ/inputs.npz");

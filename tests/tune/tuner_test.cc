@@ -3,12 +3,16 @@
 // layer is never slower than either), the cache (hits give the same tilings; a damaged file is
 // one clear error) and the `tuned` policy end to end (schedules verified bit-exact).
 #include <fstream>
+#include <functional>
+
+#include <nlohmann/json.hpp>
 
 #include <catch2/catch.hpp>
 
 #include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tune/cache.h"
+#include "compiler/tune/network_tune.h"
 #include "compiler/tune/tuned_policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
@@ -148,6 +152,54 @@ TEST_CASE("tune cache: a second tuning hits, a damaged file is an error naming i
   CHECK(o.size() == 1);
   std::ifstream in(dir.file("other.json"));
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == other);
+}
+
+TEST_CASE("tune cache: a number with a fraction where an integer belongs is one error naming the key", "[tune]") {
+  // nlohmann's get<int64_t> converts a floating-point number with a plain cast, undefined
+  // beyond the range (the float-cast finding of fuzz_schedule_json; the cache reads the same way).
+  test::TempDir dir;
+  const std::string path = dir.file("cache.json");
+  TuneOptions opt;   // analytic: no simulator
+  opt.top_k = 2;
+  {
+    TuneCache c(path);
+    (void)tune_graph(resnet8(), platform("gap8"), opt, c);
+    c.put_network("net", NetworkTuneResult{});
+  }
+  std::ifstream in(path);
+  const nlohmann::json good = nlohmann::json::parse(in);
+  const std::string key = good.at("entries").begin().key();
+  REQUIRE(TuneCache(path).find(key).has_value());   // the unmodified entries decode
+  REQUIRE(TuneCache(path).find_network("net").has_value());
+  const auto damaged = [&](const std::function<void(nlohmann::json&)>& change) {
+    nlohmann::json j = good;
+    change(j);
+    return dir.write("damaged.json", j.dump());
+  };
+  const auto damaged_message = [&](const std::string& p, bool network) {
+    try {
+      const TuneCache c(p);
+      if (network) (void)c.find_network("net");
+      else (void)c.find(key);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  using Catch::Matchers::Contains;
+  const std::string layer = damaged([&](nlohmann::json& j) { j["entries"][key]["tuned_cycles"] = 2.55556e30; });
+  CHECK_THAT(damaged_message(layer, false), Contains("damaged.json") && Contains("'tuned_cycles'") &&
+                                                 Contains("not a number with a fraction or exponent"));
+  const std::string option = damaged([&](nlohmann::json& j) { j["entries"][key]["options"][0]["cycles"] = -1e300; });
+  CHECK_THAT(damaged_message(option, false), Contains("'cycles'"));
+  const std::string size = damaged([&](nlohmann::json& j) { j["entries"][key]["ranked"] = 0.5; });
+  CHECK_THAT(damaged_message(size, false), Contains("'ranked'"));
+  const std::string net = damaged([&](nlohmann::json& j) { j["networks"]["net"]["dory"] = 1e19; });
+  CHECK_THAT(damaged_message(net, true), Contains("'dory'"));
+  const std::string branch = damaged([&](nlohmann::json& j) { j["networks"]["net"]["branch"][0] = 3e9; });
+  CHECK_THAT(damaged_message(branch, true), Contains("'branch[0]'"));
+  const std::string order = damaged([&](nlohmann::json& j) { j["networks"]["net"]["order"] = {1, 2.5}; });
+  CHECK_THAT(damaged_message(order, true), Contains("'order'"));
 }
 
 TEST_CASE("policy tuned: schedules run verified and not slower than dory or deeploy", "[tune]") {
