@@ -153,7 +153,26 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
   };
   if (cp_l1 >= 0) load_consts(cp, cp_l1, P.name);
   if (cc_l1 >= 0) load_consts(cc, cc_l1, C.name);
-  auto const_reads = [](int buf) { return buf >= 0 ? std::vector<int>{buf} : std::vector<int>{}; };
+  // One layer's compute on a tile: input `in` (buffer `in_buf`), its weights (L1 buffer `w_l1`,
+  // packed from `w_home`) cut to the tile's weight box, constants in `c_l1` (-1: none), output
+  // `out` (tile `out_box`) in buffer `out_buf`.
+  auto compute = [&](int node, const Node& N, const TileParams& tp, const std::string& ts, const Region& in,
+                     int in_buf, int w_l1, const Region& w_home, const Box& w_box, int c_l1, const Region& out,
+                     const Box& out_box, int out_buf, int64_t cin) {
+    const ConvParams& cv = N.as<ConvParams>();
+    Command k;
+    k.kind = Command::Kind::Compute;
+    k.engine = "cluster";
+    k.node = node;
+    k.params = tp.params;
+    k.note = "compute " + N.name + " tile " + ts;
+    k.inputs = {view_of(in), view_of(sub_region(packed(w_l1, 0, w_home, w_box), tp.in_boxes[1]))};
+    k.outputs = {view_of(out)};
+    k.macs = out_box.numel() * (cin / cv.groups) * cv.kh * cv.kw;
+    std::vector<int> reads{in_buf, w_l1};
+    if (c_l1 >= 0) reads.push_back(c_l1);
+    em.emit(std::move(k), reads, {out_buf});
+  };
 
   const int64_t cin_p = x_home.shape[1], cin_c = mid_shape[1];
   Box x_prev;
@@ -165,31 +184,9 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
     if (dbl || i == 0 || f.x != x_prev) em.copy(x_home, xd, f.x, "cluster_dma", "load x tile " + ts);
     x_prev = f.x;
     const Region md = packed(mid_l1, 0, mid_like, f.mid);
-    Command kp;
-    kp.kind = Command::Kind::Compute;
-    kp.engine = "cluster";
-    kp.node = p;
-    kp.params = f.tp.params;
-    kp.note = "compute " + P.name + " tile " + ts;
-    kp.inputs = {view_of(xd), view_of(sub_region(packed(wp_l1, 0, wp_home, wp_box), f.tp.in_boxes[1]))};
-    kp.outputs = {view_of(md)};
-    kp.macs = f.mid.numel() * (cin_p / P.as<ConvParams>().groups) * P.as<ConvParams>().kh * P.as<ConvParams>().kw;
-    std::vector<int> reads{xb, wp_l1};
-    for (int b : const_reads(cp_l1)) reads.push_back(b);
-    em.emit(std::move(kp), reads, {mid_l1});
+    compute(p, P, f.tp, ts, xd, xb, wp_l1, wp_home, wp_box, cp_l1, md, f.mid, mid_l1, cin_p);
     const Region yd = packed(yb, 0, y_home, f.y);
-    Command kc;
-    kc.kind = Command::Kind::Compute;
-    kc.engine = "cluster";
-    kc.node = c;
-    kc.params = f.tc.params;
-    kc.note = "compute " + C.name + " tile " + ts;
-    kc.inputs = {view_of(md), view_of(sub_region(packed(wc_l1, 0, wc_home, wc_box), f.tc.in_boxes[1]))};
-    kc.outputs = {view_of(yd)};
-    kc.macs = f.y.numel() * (cin_c / C.as<ConvParams>().groups) * C.as<ConvParams>().kh * C.as<ConvParams>().kw;
-    reads = {mid_l1, wc_l1};
-    for (int b : const_reads(cc_l1)) reads.push_back(b);
-    em.emit(std::move(kc), reads, {yb});
+    compute(c, C, f.tc, ts, md, mid_l1, wc_l1, wc_home, wc_box, cc_l1, yd, f.y, yb, cin_c);
     em.copy(yd, y_home, f.y, "cluster_dma", "store y tile " + ts);
   }
   em.finish();
