@@ -96,7 +96,7 @@ std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const Net
     const auto r = ref.find(t.node);
     if (t.l3.weights_in_l3) {
       const bool same = r != ref.end() && r->second->l3.weights_in_l3 && r->second->l3.n_out == t.l3.n_out;
-      if (!same)
+      if (!same || t.l3.db_w > 2)   // DORY's slabs with a deeper ring are a change too
         streams.push_back(fmt::format("{} {}{}", name, l3_label(geom, t.l3),
                                       t.l3.db_w > 2 ? fmt::format(" ({} buffers)", t.l3.db_w) : ""));
     }
