@@ -195,7 +195,7 @@ struct SlabPlan {
   std::vector<int> buf;          // slab buffer used at this slab
   std::vector<int> bufs;         // the slab buffers (1 to kMaxSlabBuffers)
 };
-inline constexpr int kMaxSlabBuffers = 8;
+inline constexpr int kMaxSlabBuffers = 64;   // the tuned flow's deepest weight ring (PrefetchPlanner::kMaxRing)
 Box bounding(const std::vector<Box>& boxes);
 SlabPlan plan_slabs(Schedule& s, const Region& home, const std::vector<std::vector<Box>>& tile_boxes, int db,
                     bool output, const std::string& tag, const std::string& node_name, int step);

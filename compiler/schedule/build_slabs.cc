@@ -4,7 +4,7 @@
 // a weight Cout range) or write (output rows); an input slab is (re)loaded only when that box
 // differs from the previous slab's. Slab buffers rotate per load when there are several
 // (L3Tiling::db_x / db_w / db_o, clamped to 1..kMaxSlabBuffers and to the number of loads; the
-// policies use 1 or 2, the tuned flow's weight rings up to 8). The commands
+// policies use 1 or 2, the tuned flow's weight rings up to 64). The commands
 // themselves are emitted by the layer step (build_layer.cc).
 #include <algorithm>
 

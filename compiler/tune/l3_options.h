@@ -6,7 +6,8 @@
 //              L2 for the weights of later layers (cross-layer prefetch) and overlaps its own
 //              weight reads with its compute.
 // Every option is listed with its L2 footprint (the layer's own buffers: activations, weight
-// slabs or whole weights) and only when that fits the tuned flow's L2 budget. The list is made
+// slabs or whole weights) and only when that fits the L2 budget given (the tuner gives the larger
+// of the tuned flow's budget and the L2 level, tuned_l2_capacity). The list is made
 // without looking at the L1 budget, so with more L2 it only grows (monotone in memory).
 #pragma once
 #include <cstdint>

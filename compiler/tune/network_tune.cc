@@ -11,6 +11,7 @@
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/branch_order.h"
 #include "compiler/tune/fusion.h"
+#include "compiler/tune/prefetch_gain.h"
 #include "compiler/tune/prefetch_plan.h"
 #include "platforms/loader/budgets.h"
 
@@ -18,7 +19,8 @@ namespace edgesim {
 
 namespace {
 
-constexpr int kMaxPrefetch = 8;   // layer nodes ahead at most
+constexpr int kMaxPrefetch = 8;       // layer nodes ahead at most (greedy)
+constexpr int kMaxGainPrefetch = 16;  // layer nodes ahead at most (by gain)
 
 // Per layer: the options a plan may give it (the tuned choice's output placement kept).
 struct LayerChoices {
@@ -55,11 +57,18 @@ NetPlan plan_of(const std::vector<LayerChoices>& ch, const std::vector<int64_t>&
   return p;
 }
 
-// The plan with the deepest prefetch that fits L2; the plan unchanged when it does not even fit
-// without prefetch (the evaluator then says -1).
-NetPlan prefetched(const Graph& g, const PlatformSpec& spec, const NetPlan& p, bool backwards) {
+// How a plan's prefetch is planned: PrefetchPlanner::greedy in layer order or backwards, or by
+// estimated gain per byte-layer of L2 (prefetch_gain.h).
+enum class Prefetch { forward, backwards, gain };
+constexpr Prefetch kPlanners[] = {Prefetch::forward, Prefetch::backwards, Prefetch::gain};
+
+// The plan with its prefetch planned; the plan unchanged when it does not even fit without
+// prefetch (the evaluator then says -1).
+NetPlan prefetched(const Graph& g, const PlatformSpec& spec, const NetPlan& p, Prefetch how) {
   try {
-    return PrefetchPlanner(g, spec, p).greedy(kMaxPrefetch, backwards);
+    const PrefetchPlanner pp(g, spec, p);
+    if (how == Prefetch::gain) return prefetch_by_gain(g, spec, pp, kMaxGainPrefetch, PrefetchPlanner::kMaxRing);
+    return pp.greedy(kMaxPrefetch, how == Prefetch::backwards);
   } catch (const std::runtime_error&) {
     return p;
   }
@@ -87,7 +96,7 @@ std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const Net
     const auto r = ref.find(t.node);
     if (t.l3.weights_in_l3) {
       const bool same = r != ref.end() && r->second->l3.weights_in_l3 && r->second->l3.n_out == t.l3.n_out;
-      if (!same)
+      if (!same || t.l3.db_w > 2)   // DORY's slabs with a deeper ring are a change too
         streams.push_back(fmt::format("{} {}{}", name, l3_label(geom, t.l3),
                                       t.l3.db_w > 2 ? fmt::format(" ({} buffers)", t.l3.db_w) : ""));
     }
@@ -145,7 +154,7 @@ struct Search {
 struct Variant {
   size_t chain = 0;
   bool consts_l3 = false;
-  bool backwards = false;   // PrefetchPlanner::greedy's order
+  Prefetch prefetch = Prefetch::forward;
   bool fused = false;       // the chain's worthwhile fused pairs applied
   std::vector<int64_t> pick;
 };
@@ -275,7 +284,7 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
     NetPlan p = plan_of(ch[v.chain], v.pick);
     for (LayerTiling& t : p) t.net.consts_l3 = v.consts_l3;
     if (v.fused) p = with_fusion(std::move(p), fusions(v.chain, v.consts_l3));
-    return prefetched(g, spec, p, v.backwards);
+    return prefetched(g, spec, p, v.prefetch);
   };
 
   Search s{g, spec, *net, {}, {}, SIZE_MAX};
@@ -293,12 +302,12 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
   s.consider(0);
 
   // Round 1: per chain, no streaming, the constants as the network places them or all in L3,
-  // prefetch planned in layer order or backwards.
+  // prefetch planned greedily in layer order or backwards, or by gain.
   std::vector<Variant> vars;
   for (size_t c = 0; c < ch.size(); ++c)
     for (bool l3 : {false, true})
-      for (bool back : {false, true})
-        if (!l3 || consts_in_l3) vars.push_back({c, l3, back, false, std::vector<int64_t>(ch[c].size(), -1)});
+      for (Prefetch how : kPlanners)
+        if (!l3 || consts_in_l3) vars.push_back({c, l3, how, false, std::vector<int64_t>(ch[c].size(), -1)});
   auto round = [&](const std::vector<Variant>& vs) {
     std::vector<NetPlan> batch;
     for (const Variant& v : vs) batch.push_back(make(v));
@@ -325,8 +334,8 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
     for (const auto& [sz, o] : c.stream) sizes.insert(sz);
   vars.clear();
   for (int64_t sz : sizes)
-    for (bool back : {false, true})
-      vars.push_back({v1.chain, v1.consts_l3, back, v1.fused, std::vector<int64_t>(ch[v1.chain].size(), sz)});
+    for (Prefetch how : kPlanners)
+      vars.push_back({v1.chain, v1.consts_l3, how, v1.fused, std::vector<int64_t>(ch[v1.chain].size(), sz)});
   Variant best_v = v1;
   if (!vars.empty()) {
     auto [v2, c2] = round(vars);

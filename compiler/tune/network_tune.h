@@ -5,7 +5,8 @@
 // included, so `tuned` is never slower than either on the whole network (when a combination of
 // per-layer choices interacts badly, a reference or a plainer plan wins instead).
 //
-// Plans tried (each then given the deepest prefetch that fits L2, net.prefetch):
+// Plans tried (each then given its cross-layer prefetch, net.prefetch: the deepest that fits L2
+// greedily in layer order or backwards, or chosen by estimated gain per byte, prefetch_gain.h):
 //   isolated       every layer's best choice alone (no prefetch);
 //   keep           every layer's best option without weight streaming, prefetched;
 //   stream S       every layer that can stream its weights in slabs of S bytes does, the others

@@ -61,6 +61,18 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
     cands.push_back(c);
     est.push_back(static_cast<int64_t>(tiles[order[i]].estimate));
   }
+  // NE16 pointwise convs: each candidate also with Deeploy's conventions (tuned-deeploy), under
+  // which the schedule re-shapes the conv's spatial extent as Deeploy's flow does
+  // (ne16_reshape.h; build_layer.cc) — the same outputs, other NE16 subtiles.
+  if (spec.npu.impl == "ne16" && geom.kind == OpKind::Conv && geom.kh == 1 && geom.kw == 1 && !geom.depthwise) {
+    const size_t n = cands.size();
+    for (size_t i = 0; i < n; ++i) {
+      Candidate c = cands[i];
+      c.tiling.policy = "tuned-deeploy";
+      cands.push_back(c);
+      est.push_back(i < n_refs ? -1 : est[i]);
+    }
+  }
   r.ranked = tiles.size();
   if (!opt.simulator) {   // the analytic cost models cluster kernels only: npu.cc's own choice
     r.tuned = npu_tile(geom, ctx, base, policy_budgets(spec, "tuned"));
@@ -83,7 +95,7 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
   std::vector<int64_t> a, s;
   for (size_t i = n_flow; i < batch.size(); ++i) {
     if (cyc[i] < 0) continue;
-    if (i - n_flow >= n_refs) a.push_back(est[i - n_flow]), s.push_back(cyc[i]);
+    if (i - n_flow >= n_refs && est[i - n_flow] >= 0) a.push_back(est[i - n_flow]), s.push_back(cyc[i]);
     if (best == SIZE_MAX || cyc[i] < cyc[best]) best = i;
   }
   r.tau = kendall_tau(a, s);

@@ -11,10 +11,6 @@
 
 namespace edgesim {
 
-namespace {
-constexpr int kMaxRing = 8;   // the schedule builder's kMaxSlabBuffers
-}
-
 int64_t tuned_l2_capacity(const PlatformSpec& spec) { return spec.l2.size; }
 
 PrefetchPlanner::PrefetchPlanner(const Graph& g, const PlatformSpec& spec, const NetPlan& plan)
@@ -55,13 +51,16 @@ PrefetchPlanner::PrefetchPlanner(const Graph& g, const PlatformSpec& spec, const
     }
     for (int b : bufs) {
       site.buffers.push_back(b);
-      site.bytes += s_.buffers.at(static_cast<size_t>(b)).bytes;
+      site.sizes.push_back(s_.buffers.at(static_cast<size_t>(b)).bytes);
+      site.bytes += site.sizes.back();
     }
     if (plan[i].l3.weights_in_l3 && !wbufs.empty()) {   // streaming: a ring of slab buffers
       const int64_t cout = layer_geom(g, node).cout, slab = std::max<int64_t>(1, plan[i].l3.n_out);
       site.slab_buffer = *wbufs.rbegin();   // the ring's last buffer
       site.ring = static_cast<int>(wbufs.size());
-      site.max_ring = std::max<int>(site.ring, static_cast<int>(std::min<int64_t>((cout + slab - 1) / slab, kMaxRing)));
+      site.slabs = static_cast<int>((cout + slab - 1) / slab);
+      site.slab_bytes = s_.buffers.at(static_cast<size_t>(site.slab_buffer)).bytes;
+      site.max_ring = std::max<int>(site.ring, std::min(site.slabs, kMaxRing));
     }
     if (!site.buffers.empty()) sites_.push_back(std::move(site));
   }

@@ -1,7 +1,7 @@
 // Cross-layer weight prefetch planning (NetTiling::prefetch; docs/tune.md "Prefetch"): how far
 // ahead each layer's L3-homed weights may be read while L2 still fits.
 // A layer that streams its weights in Cout slabs may also get a deeper ring of slab buffers
-// (L3Tiling::db_w up to 8): all of them are read ahead, so more of its weights arrive early.
+// (L3Tiling::db_w up to kMaxRing): all of them are read ahead, so more of its weights arrive early.
 // A plan's schedule is built once without prefetch. Prefetching a layer d layer nodes ahead only
 // moves the start of the lifetime of its staging buffers in L2 (the network loop's buffer of its
 // whole weights, or its weight slab buffers, and its staged constant vectors) back to the step
@@ -34,11 +34,19 @@ class PrefetchPlanner {
     size_t tiling = 0;             // index of its LayerTiling in the plan
     size_t layer = 0;              // position among the layer nodes (step order)
     std::vector<int> buffers;      // its L2 staging buffers
+    std::vector<int64_t> sizes;    // their bytes (one L3 read each)
     int64_t bytes = 0;             // weight bytes read ahead at most (the staging buffers)
     int slab_buffer = -1;          // streaming: the last of its weight slab buffers (-1: whole weights)
-    int ring = 0, max_ring = 0;    // streaming: slab buffers in the plan, at most (slab loads, 8)
+    int ring = 0, max_ring = 0;    // streaming: slab buffers in the plan, at most (slab loads, kMaxRing)
+    int slabs = 0;                 // streaming: its weight slab loads
+    int64_t slab_bytes = 0;        // streaming: bytes of one slab buffer
   };
+  // Slab buffers of a ring at most (the schedule builder's kMaxSlabBuffers).
+  static constexpr int kMaxRing = 64;
   const std::vector<Site>& sites() const { return sites_; }
+  // The layer nodes in step order (Site::layer indexes it) and the plan without prefetch.
+  const std::vector<int>& layers() const { return layers_; }
+  const NetPlan& plan() const { return plan_; }
 
   // Whether L2 fits (tuned_l2_capacity) with depths[i] and rings[i] for sites()[i] (depth 0:
   // not prefetched; ring: the streaming site's slab buffers).

@@ -7,6 +7,7 @@
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/internal.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/tune/prefetch_plan.h"
 
 namespace edgesim {
 
@@ -123,7 +124,8 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   const Budgets tb = policy_budgets(spec, "tuned");
   const int64_t l1_budget = tb.l1;
   const LayerTiling& base = r.has_dory ? r.dory : r.deeploy;
-  std::vector<L3Option> options = l3_options(geom, base.l3, ctx.input_in_l3, tb.l2);
+  // The L2 an option may fill: the level (tuned_l2_capacity), as the network plans fill it.
+  std::vector<L3Option> options = l3_options(geom, base.l3, ctx.input_in_l3, std::max(tb.l2, tuned_l2_capacity(spec)));
   if (!actx.consts_in_l3 || spec.l3.size <= 0)   // streaming only pays when the weights live in L3
     options.erase(std::remove_if(options.begin(), options.end(), [](const L3Option& o) { return o.kind == "stream"; }),
                   options.end());

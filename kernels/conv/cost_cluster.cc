@@ -3,18 +3,16 @@
 // pulp_nn_pointwise_HoWo_parallel.c, pulp_nn_depthwise_generic.c) with the constants of
 // cluster.cost.* and the MM42 / PX1 blocks of matmul42.h.
 //
-// Calibration point (TIMING_MODELS §2.8; PULP-NN publishes 15.5 MAC/cycle peak for 8-bit conv
-// on 8 cores [Garofalo et al. 2020], the inner loop's asymptote with c_il = 16 is 16 MAC/cycle).
-// With the pulp_cluster preset constants (gap8), one call, 8 cores, 3×3 stride 1, interior tile
-// (no padding), checked in tests/kernels/cost_cluster_test.cc:
-//   Cin =  64, Cout =  64, Hout = Wout = 16:   9,437,184 MAC /   613,290 cyc = 15.39 MAC/cycle
-//                                              (−0.7 % vs PULP-NN's 15.5; TIMING_MODELS ≈ 15.4)
-//   Cin = 128, Cout =  64, Hout = Wout = 16:  18,874,368 MAC / 1,212,330 cyc = 15.57
-//   Cin = 256, Cout = 256, Hout = Wout = 32: 603,979,776 MAC / 38,106,762 cyc = 15.85
-// Per pixel pair the 64/64 layer costs MM42 = 16·(16·144 + 50) + 10 = 37,674 cycles for 73,728
-// MACs plus 2·(3·(c_cp + 2·48) + c_px) = 656 cycles of im2col. Large shapes stay below 16
-// (pointwise 512→512 32×32: 15.62, 5×5 512→512: 15.95): every MAC-carrying loop runs at most
-// 32 MACs per c_il = 16 cycles per core, and all other terms only add cycles.
+// Calibration point (docs/timing.md "Calibration"; the constants are the preset's instruction
+// count under GVSoC's core rules, docs/timing.md "The instruction count"). With the gap8
+// constants, one call, 8 cores, 3×3 stride 1, interior tile, checked in
+// tests/kernels/cost_cluster_test.cc:
+//   Cin =  64, Cout =  64, Hout = Wout = 16:   9,437,184 MAC /    550,074 cyc = 17.16 MAC/cycle
+//   Cin = 128, Cout =  64, Hout = Wout = 16:  18,874,368 MAC /  1,075,386 cyc = 17.55
+//   Cin = 256, Cout = 256, Hout = Wout = 32: 603,979,776 MAC / 33,546,954 cyc = 18.00
+// PULP-NN publishes 15.5 MAC/cycle from its own measurements [Garofalo et al. 2020], which include
+// TCDM bank conflicts that GVSoC's core rules do not have. Every MAC-carrying loop runs at most 32 MACs per
+// c_il = 14 cycles per core (asymptote 18.29 on 8 cores), and all other terms only add cycles.
 #include "kernels/conv/cost_cluster.h"
 
 #include <algorithm>

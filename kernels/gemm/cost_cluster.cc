@@ -1,7 +1,8 @@
 // Gemm / MatMul cluster cost model: pulp_nn_linear for single-row products, the MM42 pixel-pair
 // structure of the pointwise kernel for M > 1 (see cost_cluster.h for the loop nests and why).
-// Calibration: the linear loop is load-bound at 4 MACs per c_il11 = 3 cycles per core, i.e. at
-// most 4/3 MAC/cycle/core (10.7 on 8 cores) before per-neuron overheads (TIMING_MODELS §2.7).
+// Calibration: the linear loop computes two neurons per step, 8 MACs per c_il12 = 5 cycles per
+// core (3 loads + 2 sdotp), at most 8/5 MAC/cycle/core (12.8 on 8 cores) before per-neuron
+// overheads.
 #include "kernels/gemm/cost_cluster.h"
 
 #include <stdexcept>
@@ -45,9 +46,13 @@ KernelCost gemm_cluster_cost(const GemmParams& p, const Shape& a, const Shape& b
   std::vector<int64_t> t(static_cast<size_t>(cl.n_cores), 0);
   if (m == 1) {
     const int64_t store = p.rq.enabled() ? c.c_rq : 1;
-    const int64_t neuron = c.c_il11 * (k / 4 + k % 4) + store + c.c_kl + c.c_neu;
-    for (int64_t core = 0; core < cl.n_cores; ++core)
-      t[static_cast<size_t>(core)] = share(n, cl.n_cores, core) * neuron;
+    const int64_t out = store + c.c_kl + c.c_neu;
+    const int64_t pair = c.c_il12 * (k / 4 + k % 4) + 2 * out;     // two neurons, one input read
+    const int64_t single = c.c_il11 * (k / 4 + k % 4) + out;       // an odd last neuron
+    for (int64_t core = 0; core < cl.n_cores; ++core) {
+      const int64_t s = share(n, cl.n_cores, core);
+      t[static_cast<size_t>(core)] = (s / 2) * pair + (s % 2) * single;
+    }
   } else {
     for (int64_t core = 0; core < cl.n_cores; ++core)
       t[static_cast<size_t>(core)] = matmul_pixels(c, share(m, cl.n_cores, core), k, n);

@@ -1,9 +1,10 @@
 // Cluster (8-core PULP) cost model of Gemm / MatMul tiles (TIMING_MODELS.md §2.7, docs/timing.md
 // "Cluster kernel cost models").
-//   M == 1  "linear"  pulp_nn_linear: output neurons split ⌈N/NC⌉ over cores, each neuron a
-//                     1×1 dot product of length K (c_il11 per 4 elements or leftover element),
-//                     requant (c_rq; a 1-cycle word store when the output is the raw int32
-//                     accumulator), κ/λ (c_kl) and loop overhead (c_neu).
+//   M == 1  "linear"  pulp_nn_linear: output neurons split ⌈N/NC⌉ over cores, computed two at a
+//                     time (one input word, two weight words, two sdotp: c_il12 per 4 elements
+//                     or leftover element, [32]/[26] pulp_nn_linear.c), an odd last neuron alone
+//                     (c_il11); per neuron requant (c_rq; a 1-cycle word store when the output
+//                     is the raw int32 accumulator), κ/λ (c_kl) and loop overhead (c_neu).
 //   M > 1   "matmul"  modelled like a pointwise conv whose pixels are the M rows of A: rows split
 //                     ⌈M/NC⌉ over cores, each core runs MM42(K, N) on pairs of its rows and
 //                     PX1(K, N) on an odd last row. PULP-NN has no batched MatMul; this is the

@@ -34,7 +34,8 @@ DeeployBudgets deeploy_budgets(const PlatformSpec& spec);
 // budgets.deeploy.cost (the cluster kernel library Deeploy links on this chip, e.g. GAP9's
 // prebuilt pulp-nn-mixed) replace those of cluster.cost. Under DORY's flows (every other
 // policy), budgets.dory.lto false (the application built without -flto) adds
-// cluster.cost.c_rq_call to c_rq: each requantised output is a call of PULP-NN's helper, and
+// cluster.cost.c_rq_call to c_rq: each requantised output is a call of PULP-NN's helper (and
+// c_loop_call to c_grp and c_dwpx: the loops around the call are branch loops), and
 // budgets.dory.bn_bits 64 adds c_rq64 to c_rq and c_kl64 to c_kl (64-bit κ/λ). Otherwise
 // `spec` is unchanged. Callers that pick a policy for a spec (run, validate, sweep) apply it
 // once, before tiling and timing.

@@ -35,6 +35,9 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.cost.c_rq, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_kl, Cycles).only("cluster.impl", pulp));
   k.push_back(K_OPT(cluster.cost.c_rq_call, Cycles, "0").only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_loop_call, Cycles, "0").only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_kl_px2, Cycles, "0").only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_px1, Cycles, "0").only("cluster.impl", pulp));
   k.push_back(K_OPT(cluster.cost.c_rq64, Cycles, "0").only("cluster.impl", pulp));
   k.push_back(K_OPT(cluster.cost.c_kl64, Cycles, "0").only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_grp, Cycles).only("cluster.impl", pulp));

@@ -48,8 +48,20 @@ struct ClusterCostSpec {
   // extra cycles per requantised output and per κ/λ read when the batch-norm coefficients are
   // 64-bit (a DORY build with budgets.dory.bn_bits 64; flow_platform() adds them to c_rq, c_kl)
   int64_t c_rq64 = 0, c_kl64 = 0;
+  // κ/λ read again for the second pixel of a two-pixel matmul block (MM42): the first pixel's
+  // uint8_t output store may alias them. flow_platform() adds c_kl64 with 64-bit coefficients
+  // and sets it to 0 under a kernel library whose c_kl already counts a read per output.
+  int64_t c_kl_px2 = 0;
+  // A loop whose body calls a function is not a hardware loop (GCC's doloop pass refuses it):
+  // its step and taken back-branch per iteration. flow_platform() adds it to c_grp (per matmul
+  // block), c_px1 (per channel of a single pixel) and c_dwpx (per depthwise output) when the
+  // requantisation is a call (lto false).
+  int64_t c_loop_call = 0;
+  // per output channel of the single leftover pixel's loop (PX1), besides its dot product,
+  // requantisation and κ/λ (flow_platform() adds c_loop_call under the call)
+  int64_t c_px1 = 0;
   // depthwise_generic: cycles per 4-tap step and per leftover tap of the dot product, and the
-  // per-column overhead of a channel (defaults 3, 3, 0: PULP-NN's source loop, docs/timing.md)
+  // per-column overhead of a channel (defaults 3, 3, 0; the pulp_cluster preset counts them)
   int64_t c_dwtap4 = 3, c_dwtap1 = 3, c_dwcol = 0;
 };
 

@@ -82,11 +82,23 @@ TEST_CASE("budgets.dory.lto false adds the requantisation call to c_rq under DOR
     CHECK(flow_platform(gap8, policy).cluster.cost.c_rq == gap8.cluster.cost.c_rq);
     CHECK(flow_platform(nolto, policy).cluster.cost.c_rq == gap8.cluster.cost.c_rq + gap8.cluster.cost.c_rq_call);
     CHECK(flow_platform(nolto, policy).cluster.cost.c_kl == gap8.cluster.cost.c_kl);
+    // the loops around the call are branch loops: c_loop_call per block, output and channel
+    CHECK(flow_platform(gap8, policy).cluster.cost.c_grp == gap8.cluster.cost.c_grp);
+    CHECK(flow_platform(nolto, policy).cluster.cost.c_grp == gap8.cluster.cost.c_grp + gap8.cluster.cost.c_loop_call);
+    CHECK(flow_platform(nolto, policy).cluster.cost.c_dwpx == gap8.cluster.cost.c_dwpx + gap8.cluster.cost.c_loop_call);
+    CHECK(flow_platform(nolto, policy).cluster.cost.c_px1 == gap8.cluster.cost.c_px1 + gap8.cluster.cost.c_loop_call);
+    // the second pixel's κ/λ re-read is the kernel's C, with or without the call
+    CHECK(flow_platform(gap8, policy).cluster.cost.c_kl_px2 == gap8.cluster.cost.c_kl_px2);
+    CHECK(flow_platform(nolto, policy).cluster.cost.c_kl_px2 == gap8.cluster.cost.c_kl_px2);
   }
+  REQUIRE(gap8.cluster.cost.c_loop_call == 4);
+  REQUIRE(gap8.cluster.cost.c_kl_px2 == gap8.cluster.cost.c_kl);
   // Deeploy's flow links its own kernel library: a DORY build option does not reach it
   CHECK(flow_platform(nolto, "deeploy").cluster.cost.c_rq == gap8.cluster.cost.c_rq);
+  CHECK(flow_platform(nolto, "deeploy").cluster.cost.c_grp == gap8.cluster.cost.c_grp);
   const PlatformSpec gap9 = load_platform(platform_file("gap9"), {"budgets.dory.lto=false"});
   CHECK(flow_platform(gap9, "deeploy").cluster.cost.c_rq == gap9.budgets.deeploy.cost.c_rq);
+  CHECK(flow_platform(gap9, "deeploy").cluster.cost.c_kl_px2 == 0);  // its c_kl re-reads per output
   CHECK_THROWS_AS(load_platform(platform_file("gap8"), {"budgets.dory.lto=maybe"}), PlatformError);
 }
 
@@ -102,6 +114,8 @@ TEST_CASE("budgets.dory.bn_bits 64 adds the 64-bit requantisation to c_rq and c_
   // with lto false as well: the call and the 64-bit body both count
   const PlatformSpec both = load_platform(platform_file("gap9"), {"budgets.dory.bn_bits=64", "budgets.dory.lto=false"});
   CHECK(flow_platform(both, "dory").cluster.cost.c_rq == gap9.cluster.cost.c_rq + gap9.cluster.cost.c_rq_call + 21);
+  CHECK(flow_platform(both, "dory").cluster.cost.c_kl_px2 == gap9.cluster.cost.c_kl_px2 + 2);  // 4 words
+  CHECK(flow_platform(wide, "dory").cluster.cost.c_kl_px2 == gap9.cluster.cost.c_kl_px2 + 2);
   CHECK(flow_platform(wide, "deeploy").cluster.cost.c_rq == gap9.budgets.deeploy.cost.c_rq);
   CHECK_THROWS_AS(load_platform(platform_file("gap9"), {"budgets.dory.bn_bits=16"}), PlatformError);
 }
@@ -114,14 +128,16 @@ TEST_CASE("budgets.deeploy.cost replaces cluster.cost keys under policy deeploy 
     INFO(policy);
     const PlatformSpec s = flow_platform(gap9, policy);
     CHECK(s.cluster.cost.c_rq == gap9.cluster.cost.c_rq);
-    CHECK(s.cluster.cost.c_dwtap4 == 3);
-    CHECK(s.cluster.cost.c_dwcol == 0);
+    CHECK(s.cluster.cost.c_dwtap4 == 4);   // the preset's count (docs/timing.md)
+    CHECK(s.cluster.cost.c_dwcol == 8);
+    CHECK(s.cluster.cost.c_kl_px2 == 2);
   }
   // the prebuilt pulp-nn-mixed of Deeploy's GAP9 target (gap9.yaml budgets.deeploy.cost)
   const PlatformSpec d = flow_platform(gap9, "deeploy");
   CHECK(d.cluster.cost.c_il == 14);
   CHECK(d.cluster.cost.c_rq == 13);
   CHECK(d.cluster.cost.c_kl == 8);
+  CHECK(d.cluster.cost.c_kl_px2 == 0);   // the library's c_kl re-reads κ/λ for every output
   CHECK(d.cluster.cost.c_cp == 31);
   CHECK(d.cluster.cost.c_dwtap4 == 5);
   CHECK(d.cluster.cost.c_dwtap1 == 6);
