@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sanitizer/asan_interface.h>
 
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,11 @@ FileBytes::FileBytes(const std::string& path, const std::string& what) {
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     void* m = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
     if (m != MAP_FAILED) {
+      // Under ASan only (a no-op otherwise): the kernel may hand out pages SystemC used as a
+      // coroutine stack and unmapped, whose shadow still holds that stack's frame poison (LLVM
+      // 14's ASan leaves the shadow of memory it did not map as it was); a fresh mapping is
+      // addressable. docs/hardening.md, "Sanitizers".
+      ASAN_UNPOISON_MEMORY_REGION(m, static_cast<size_t>(st.st_size));
       map_ = m;
       size_ = static_cast<size_t>(st.st_size);
     }

@@ -135,8 +135,11 @@ TileParams tile_params(const Graph& g, const Node& n, const std::vector<Shape>& 
       const Window w = window(ob.start[3], ob.ext[3], p.kw, p.sw, p.dw, p.pad_l, xs[3]);
       p.pad_t = h.pad_lo, p.pad_b = h.pad_hi, p.pad_l = w.pad_lo, p.pad_r = w.pad_hi;
       t.in_boxes.push_back(Box{{ob.start[0], ci0, h.start, w.start}, {ob.ext[0], nci, h.n, w.n}});
+      // Weights [Cout, Cin/g, kh, kw]: the tile's output channels. NPU-encoded weights are
+      // [rows, row_bytes] (home_region) and the caller replaces this box with the tile's rows.
       const Shape& ws = in_shapes.at(1);
-      t.in_boxes.push_back(Box{{c0, 0, 0, 0}, {nc, ws[1], ws[2], ws[3]}});
+      t.in_boxes.push_back(ws.size() == 4 ? Box{{c0, 0, 0, 0}, {nc, ws[1], ws[2], ws[3]}}
+                                          : Box{Shape(ws.size(), 0), ws});
       t.params = p;
       break;
     }

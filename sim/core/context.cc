@@ -1,6 +1,8 @@
 // SimContext (context.h).
 #include "sim/core/context.h"
 
+#include "sim/core/sanitizer_hooks.h"
+
 #include <systemc>
 
 namespace edgesim {
@@ -13,12 +15,21 @@ SimContext::SimContext() : prev_(sc_core::sc_curr_simcontext) {
 
 SimContext::~SimContext() {
   delete ctx_;
+  restore_asan_stack_bounds();
   sc_core::sc_curr_simcontext = prev_;
   sc_core::sc_default_global_context = prev_;
 }
 
 int64_t SimContext::run() {
-  sc_core::sc_start();
+  // SystemC leaves ASan a main stack of 0 bytes (sanitizer_hooks.h): its real bounds are given back
+  // when the simulation returns or throws.
+  try {
+    sc_core::sc_start();
+  } catch (...) {
+    restore_asan_stack_bounds();
+    throw;
+  }
+  restore_asan_stack_bounds();
   return now_cycles();
 }
 
