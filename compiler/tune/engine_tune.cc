@@ -2,6 +2,7 @@
 #include "compiler/tune/engine_tune.h"
 
 #include <algorithm>
+#include <limits>
 
 
 namespace edgesim {
@@ -21,73 +22,125 @@ int64_t alone(const Graph& g, int node, const PlatformSpec& spec, const TuneOpti
 
 bool better(int64_t a, int64_t b) { return a >= 0 && (b < 0 || a < b); }
 
+// The layer alone on `engine` with its weights in WMEM or not (one simulated tuning each).
+int64_t alone_on(const Graph& g, int node, const std::string& engine, bool wmem, const PlatformSpec& spec,
+                 const TuneOptions& opt, TuneCache& cache) {
+  Graph h = g;
+  h.nodes[static_cast<size_t>(node)].engine = engine;
+  h.nodes[static_cast<size_t>(node)].wmem_weights = wmem;
+  return alone(h, node, spec, opt, cache);
+}
+
 }  // namespace
+
+std::vector<bool> wmem_keep(const std::vector<WmemItem>& items, int64_t budget) {
+  std::vector<bool> keep(items.size(), false);
+  int64_t total = 0;
+  std::vector<size_t> in;   // the layers that gain
+  for (size_t i = 0; i < items.size(); ++i)
+    if (items[i].gain > 0) in.push_back(i), total += items[i].bytes;
+  if (total <= budget) {
+    for (size_t i : in) keep[i] = true;
+    return keep;
+  }
+  // Leave out the set of least summed gain whose bytes cover the excess: a covering knapsack on
+  // bytes in units of `unit` (at most ~64 Ki states), an item's bytes rounded down and the
+  // excess up, so the layers kept always fit.
+  const int64_t excess = total - budget;
+  const int64_t unit = std::max<int64_t>(4, (excess + 65535) / 65536);
+  const size_t need = static_cast<size_t>((excess + unit - 1) / unit);
+  constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
+  // best[k][c]: the least gain left out among the first k items covering at least c units.
+  std::vector<std::vector<int64_t>> best(in.size() + 1, std::vector<int64_t>(need + 1, kInf));
+  best[0][0] = 0;
+  for (size_t k = 0; k < in.size(); ++k) {
+    const WmemItem& it = items[in[k]];
+    const size_t w = static_cast<size_t>(it.bytes / unit);
+    for (size_t c = 0; c <= need; ++c) {
+      best[k + 1][c] = best[k][c];
+      const int64_t from = best[k][c > w ? c - w : 0];
+      if (from != kInf && from + it.gain < best[k + 1][c]) best[k + 1][c] = from + it.gain;
+    }
+    for (size_t c = need; c-- > 0;) best[k + 1][c] = std::min(best[k + 1][c], best[k + 1][c + 1]);
+  }
+  if (best[in.size()][need] == kInf) return keep;   // nothing covers it: every layer's weights in L2
+  for (size_t i : in) keep[i] = true;
+  size_t c = need;
+  for (size_t k = in.size(); k-- > 0 && c > 0;) {
+    if (best[k + 1][c] == best[k][c]) continue;   // item k kept
+    keep[in[k]] = false;
+    const size_t w = static_cast<size_t>(items[in[k]].bytes / unit);
+    c = c > w ? c - w : 0;
+  }
+  return keep;
+}
 
 std::vector<EngineChange> tune_engines(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines,
                                        const TuneOptions& opt, TuneCache& cache) {
   std::vector<EngineChange> out;
   if (!opt.simulator) return out;
-  // Engine: NPU or cluster, whichever the layer alone is faster on.
-  for (int node : g.layer_nodes()) {
-    Node& n = g.nodes[static_cast<size_t>(node)];
-    if (n.engine != "npu" && n.engine != "cluster") continue;
-    const std::string other = n.engine == "npu" ? "cluster" : "npu";
-    if (std::find(engines.begin(), engines.end(), other) == engines.end() || !engine_rejects(g, node, other, spec).empty())
-      continue;
-    const int64_t here = alone(g, node, spec, opt, cache);
-    Graph h = g;
-    h.nodes[static_cast<size_t>(node)].engine = other;
-    h.nodes[static_cast<size_t>(node)].wmem_weights = false;
-    const int64_t there = alone(h, node, spec, opt, cache);
-    if (!better(there, here)) continue;
-    out.push_back({node, "engine", n.engine, other, here, there});
-    n.engine = other;
-    n.wmem_weights = false;
-  }
-  // Weights: the weight memory to the NPU layers that gain the most per byte, when it cannot
-  // hold all of them (the engine pass's budget).
-  if (!spec.wmem.present) return out;
+  const bool wmem_on = spec.wmem.present && npu_encoded(spec);
   const int64_t b = spec.budgets.deeploy.present ? spec.budgets.deeploy.wmem : 0;
-  const int64_t budget = b > 0 ? std::min(b, spec.wmem.size) : spec.wmem.size;
+  const int64_t budget = !wmem_on ? 0 : b > 0 ? std::min(b, spec.wmem.size) : spec.wmem.size;
+  auto home = [](const Node& n) { return n.engine != "npu" ? std::string() : n.wmem_weights ? "WMEM" : "L2"; };
+  // Per layer both engines may run: the NPU with its weights in WMEM (when they fit the weight
+  // memory alone) and in L2, and the cluster; simulated alone each.
   struct Cand {
     int node;
-    int64_t bytes, in_wmem, in_l2;
+    int64_t bytes = 0, in_wmem = -1, in_l2 = -1, cluster = -1;
+    std::string engine0, home0;
+    int64_t cycles0 = -1;
   };
-  std::vector<Cand> npu;
-  int64_t total = 0;
+  std::vector<Cand> cands;
   for (int node : g.layer_nodes()) {
     const Node& n = g.nodes[static_cast<size_t>(node)];
-    if (n.engine != "npu") continue;
-    const int64_t bytes = npu_weight_geom_of(g, node, spec).bytes();
-    total += bytes;
-    npu.push_back({node, bytes, -1, -1});
+    if (n.engine != "npu" && n.engine != "cluster") continue;
+    auto allowed = [&](const std::string& e) {
+      return n.engine == e ||
+             (std::find(engines.begin(), engines.end(), e) != engines.end() && engine_rejects(g, node, e, spec).empty());
+    };
+    if (!allowed("npu")) continue;
+    Cand c{node};
+    c.engine0 = n.engine, c.home0 = home(n);
+    c.cycles0 = alone(g, node, spec, opt, cache);
+    c.in_l2 = alone_on(g, node, "npu", false, spec, opt, cache);
+    if (wmem_on) {
+      c.bytes = (npu_weight_geom_of(g, node, spec).bytes() + 3) / 4 * 4;   // as the engine pass counts them
+      if (c.bytes <= budget) c.in_wmem = alone_on(g, node, "npu", true, spec, opt, cache);
+    }
+    if (allowed("cluster")) c.cluster = alone_on(g, node, "cluster", false, spec, opt, cache);
+    cands.push_back(c);
   }
-  if (total <= budget) {   // all fit: every NPU layer's weights in WMEM
-    for (const Cand& c : npu) g.nodes[static_cast<size_t>(c.node)].wmem_weights = true;
-    return out;
+  // The weight memory to the NPU layers that gain from it (against their best other choice: the
+  // NPU with weights in L2, or the cluster), the layers left out the ones that lose the fewest
+  // cycles while the rest fit (wmem_keep).
+  std::vector<WmemItem> items;
+  for (const Cand& c : cands) {
+    const int64_t other = better(c.cluster, c.in_l2) ? c.cluster : c.in_l2;
+    const bool gains = c.in_wmem >= 0 && better(c.in_wmem, other);
+    items.push_back({c.bytes, !gains ? -1 : other < 0 ? int64_t{1} << 50 : other - c.in_wmem});
   }
-  for (Cand& c : npu) {
-    Graph h = g;
-    h.nodes[static_cast<size_t>(c.node)].wmem_weights = true;
-    c.in_wmem = alone(h, c.node, spec, opt, cache);
-    h.nodes[static_cast<size_t>(c.node)].wmem_weights = false;
-    c.in_l2 = alone(h, c.node, spec, opt, cache);
-  }
-  std::stable_sort(npu.begin(), npu.end(), [](const Cand& x, const Cand& y) {
-    const double gx = static_cast<double>(x.in_l2 - x.in_wmem) / static_cast<double>(std::max<int64_t>(1, x.bytes));
-    const double gy = static_cast<double>(y.in_l2 - y.in_wmem) / static_cast<double>(std::max<int64_t>(1, y.bytes));
-    return gx > gy;
-  });
-  int64_t used = 0;
-  for (const Cand& c : npu) {
+  const std::vector<bool> keep = wmem_keep(items, budget);
+  for (size_t i = 0; i < cands.size(); ++i) {
+    const Cand& c = cands[i];
     Node& n = g.nodes[static_cast<size_t>(c.node)];
-    const bool wmem = used + c.bytes <= budget && better(c.in_wmem, c.in_l2);
-    if (wmem) used += c.bytes;
-    if (wmem != n.wmem_weights)
-      out.push_back({c.node, "weights", n.wmem_weights ? "WMEM" : "L2", wmem ? "WMEM" : "L2",
-                     n.wmem_weights ? c.in_wmem : c.in_l2, wmem ? c.in_wmem : c.in_l2});
-    n.wmem_weights = wmem;
+    int64_t cyc = -1;
+    if (keep[i]) {
+      n.engine = "npu", n.wmem_weights = true, cyc = c.in_wmem;
+    } else if (better(c.cluster, c.in_l2)) {
+      n.engine = "cluster", n.wmem_weights = false, cyc = c.cluster;
+    } else if (c.in_l2 >= 0) {
+      n.engine = "npu", n.wmem_weights = false, cyc = c.in_l2;
+    } else {
+      continue;   // nothing simulated runs it: as the engine pass left it
+    }
+    if (n.engine != c.engine0)
+      out.push_back({c.node, "engine", c.engine0 + (c.home0.empty() ? "" : " (" + c.home0 + ")"),
+                     n.engine + (home(n).empty() ? "" : " (" + home(n) + ")"), c.cycles0, cyc});
+    else if (home(n) != c.home0)
+      out.push_back({c.node, "weights", c.home0, home(n), c.cycles0, cyc});
   }
+  std::stable_sort(out.begin(), out.end(), [](const EngineChange& x, const EngineChange& y) { return x.node < y.node; });
   return out;
 }
 

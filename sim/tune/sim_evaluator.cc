@@ -9,6 +9,7 @@
 
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/json.h"
+#include "compiler/tune/cache.h"
 #include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"
 #include "sim/workers/process_pool.h"
@@ -65,10 +66,13 @@ std::vector<Score> SimulatingEvaluator::scores(const Graph& g, int node, const s
     for (const Candidate& c : cands) out.push_back(simulate_candidate(layer, c, spec, ctx));
     return out;
   }
-  // The workers must have been forked with this graph, platform and context.
-  const std::string key = fmt::format("{}|{}|{}|{}|{}|{:016x}|{}|{}", static_cast<const void*>(&g), g.name,
+  // The workers must have been forked with this graph, platform and context — the graph by
+  // content too (network_key: nodes, engines, weight homes, shapes): a copy changed in place or
+  // another graph allocated where the first was must not reuse workers forked with the first.
+  const std::string key = fmt::format("{}|{}|{}|{}|{}|{:016x}|{}|{}|{}", static_cast<const void*>(&g), g.name,
                                       g.nodes.size(), g.tensors.size(), static_cast<const void*>(&spec),
-                                      platform_hash(spec), ctx.conventions, ctx.consts_in_l3);
+                                      platform_hash(spec), ctx.conventions, ctx.consts_in_l3,
+                                      network_key(g, spec, TuneOptions{}, ""));
   if (!pool_ || key != pool_key_) {
     pool_.reset();
     auto layers = std::make_shared<std::map<int, Graph>>();   // per worker: extracted layers

@@ -10,7 +10,10 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/frontend/import.h"
+#include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
+#include "compiler/tiler/internal.h"
+#include "compiler/tiler/policy.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/network_tune.h"
 #include "compiler/tune/tuned_policy.h"
@@ -79,6 +82,47 @@ TEST_CASE("the simulating evaluator gives the same cycles with 1 and 3 workers",
   CHECK(three.cycles(g, node, cands, spec, actx) == a);
   CHECK(three.cycles(g, node, cands, spec, actx) == a);   // the pool is reused
   for (int64_t c : a) CHECK(c > 0);
+}
+
+TEST_CASE("the simulating evaluator workers follow the graph content and not its address", "[tune]") {
+  // One Graph object evaluated, then changed in place (a layer moved from the NPU to the cluster,
+  // as the engine tuning tries it on a copy): workers forked with the first content must not
+  // answer for the second. Each answer is checked against a one-job evaluator's.
+  const PlatformSpec spec = platform("siracusa");
+  Graph g = resnet8();
+  assign_engines(g, spec);
+  int node = -1;
+  for (int n : g.layer_nodes())
+    if (node < 0 && g.nodes[static_cast<size_t>(n)].engine == "npu") node = n;
+  REQUIRE(node >= 0);
+  auto cands_of = [&](const Graph& h) {
+    TilingContext ctx;
+    ctx.graph = &h;
+    ctx.spec = &spec;
+    const LayerGeom geom = layer_geom(h, node);
+    std::vector<Candidate> cands;
+    for (const char* pol : {"dory", "deeploy"}) {
+      LayerTiling t = make_policy(pol)->tile(geom, ctx);
+      if (h.nodes[static_cast<size_t>(node)].engine == "npu") t = npu_tile(geom, ctx, t, policy_budgets(spec, pol));
+      for (int db : {1, 2}) {
+        t.l1.db = db;
+        cands.push_back({t, pol});
+      }
+    }
+    return cands;
+  };
+  SimulatingEvaluator two(2), one(1);
+  Graph h = g;
+  const AnalyticContext actx = network_context(h, spec);
+  const auto on_npu = cands_of(h);
+  const std::vector<int64_t> npu = two.cycles(h, node, on_npu, spec, actx);
+  CHECK(npu == one.cycles(h, node, on_npu, spec, actx));
+  h.nodes[static_cast<size_t>(node)].engine = "cluster";   // the same object, other content
+  h.nodes[static_cast<size_t>(node)].wmem_weights = false;
+  const auto on_cluster = cands_of(h);
+  const std::vector<int64_t> cluster = two.cycles(h, node, on_cluster, spec, actx);
+  CHECK(cluster == one.cycles(h, node, on_cluster, spec, actx));
+  CHECK(cluster != npu);
 }
 
 TEST_CASE("tune_layer: references simulated, tuned never slower than either", "[tune]") {
