@@ -30,6 +30,14 @@ L1Tiling deeploy_ne16_tile(int64_t cin, int64_t cout, int64_t hw, const std::str
   return ts[0].l1;
 }
 
+// The tile's output extents (channels, rows, columns) and, when given, its L1 bytes.
+void check_tile(const L1Tiling& t, int64_t c, int64_t h, int64_t w, int64_t bytes = -1) {
+  CHECK(t.n_out == c);
+  CHECK(t.h_out == h);
+  CHECK(t.w_out == w);
+  if (bytes >= 0) CHECK(t.l1_bytes == bytes);
+}
+
 }  // namespace
 
 TEST_CASE("deeploy ne16 tiles: hint order and declaration-order maxima, worked by hand", "[npu][tiler]") {
@@ -39,30 +47,19 @@ TEST_CASE("deeploy ne16 tiles: hint order and declaration-order maxima, worked b
     // columns 31 -> 29 output columns: 64·32·31 + 32·32·29 + 32·576 + 256 = 111,872 B. Then
     // Cout 64 does not fit (63,488 + 59,392 + 36,864 + 512): 32.
     const L1Tiling t = deeploy_ne16_tile(64, 64, 32, "115000");
-    CHECK(t.n_out == 32);
-    CHECK(t.h_out == 32);
-    CHECK(t.w_out == 29);
+    check_tile(t, 32, 32, 29, 111872);
     CHECK(t.w_in == 31);
-    CHECK(t.l1_bytes == 111872);
     CHECK_FALSE(t.whole);
   }
   SECTION("4 -> 4 at 128x128: rows and columns whole, 2 output channels per tile") {
     // Cout < 32: that hint cannot hold. Whole input 65,536 B; per output channel 16,384 B of
     // output + 144 B of weights + 8 B of k, λ: 3 channels 115,144 B > 115,000, 2 channels
     // 65,536 + 32,768 + 288 + 16 = 98,608 B.
-    const L1Tiling t = deeploy_ne16_tile(4, 4, 128, "115000");
-    CHECK(t.n_out == 2);
-    CHECK(t.h_out == 128);
-    CHECK(t.w_out == 128);
-    CHECK(t.l1_bytes == 98608);
+    check_tile(deeploy_ne16_tile(4, 4, 128, "115000"), 2, 128, 128, 98608);
   }
   SECTION("16 -> 16 at 64x64: 11 output channels per tile") {
     // 65,536 + 11·(4,096 + 144) + c8(88) = 112,264 B; 12 channels 116,512 B.
-    const L1Tiling t = deeploy_ne16_tile(16, 16, 64, "115000");
-    CHECK(t.n_out == 11);
-    CHECK(t.h_out == 64);
-    CHECK(t.w_out == 64);
-    CHECK(t.l1_bytes == 112264);
+    check_tile(deeploy_ne16_tile(16, 16, 64, "115000"), 11, 64, 64, 112264);
   }
   SECTION("a layer that fits is one whole tile") {
     const L1Tiling t = deeploy_ne16_tile(32, 32, 32, "115000");
@@ -72,9 +69,7 @@ TEST_CASE("deeploy ne16 tiles: hint order and declaration-order maxima, worked b
   SECTION("48 output channels: the multiple-of-32 hint splits a layer that would fit whole") {
     // 8 -> 48 at 8x8 fits whole in 20,000 B, but Cout % 32 is kept first: tiles of 32 (+ 16).
     const L1Tiling t = deeploy_ne16_tile(8, 48, 8, "20000");
-    CHECK(t.n_out == 32);
-    CHECK(t.h_out == 8);
-    CHECK(t.w_out == 8);
+    check_tile(t, 32, 8, 8);
     CHECK_FALSE(t.whole);
   }
 }
