@@ -61,12 +61,11 @@ std::optional<L1Tiling> ne16_deeploy_tile(const LayerGeom& g, const TilingContex
   if (hh == 0) return std::nullopt;
   const int64_t ww = best_extent(w, w_part, [&](int64_t x) { return fits(c.min(), hh, x); });
   if (ww == 0) return std::nullopt;
-  int64_t cc = 0;
-  for (int64_t x = c.hi; x >= c.lo; x -= c.step)
-    if (fits(x, hh, ww)) {
-      cc = x;
-      break;
-    }
+  // Channels: the range's top (the slab, or its largest multiple of 32 under that hint), then
+  // multiples of the step below it.
+  int64_t cc = fits(c.hi, hh, ww) ? c.hi : 0;
+  for (int64_t x = (c.hi - 1) / c.step * c.step; cc == 0 && x >= c.lo; x -= c.step)
+    if (fits(x, hh, ww)) cc = x;
   if (cc == 0) return std::nullopt;
   L1Tiling l;
   l.n_out = cc, l.h_out = hh, l.w_out = ww;

@@ -17,9 +17,9 @@ using test::ConvShape;
 
 namespace {
 
-L1Tiling deeploy_ne16_tile(int64_t cin, int64_t cout, int64_t hw, const std::string& l1) {
+L1Tiling deeploy_ne16_tile(int64_t cin, int64_t cout, int64_t hw, const std::string& l1, bool dw = false) {
   ConvShape s;
-  s.cin = cin, s.cout = cout, s.h = s.w = hw;
+  s.cin = cin, s.cout = cout, s.h = s.w = hw, s.dw = dw;
   test::NpuRng r(3);
   Graph g = test::npu_conv_graph(r, s);
   const PlatformSpec spec = test::npu_platform("gap9", {"budgets.deeploy.l1=" + l1});
@@ -65,6 +65,12 @@ TEST_CASE("deeploy ne16 tiles: hint order and declaration-order maxima, worked b
     const L1Tiling t = deeploy_ne16_tile(32, 32, 32, "115000");
     CHECK(t.whole);
     CHECK(t.n_out == 32);
+  }
+  SECTION("depthwise 24 channels: channel tiles stay whole 16-channel weight groups") {
+    // Whole: 24·16·16 in + out = 12,288 + weights c8(3·144) = 432 + k, λ 192 = 12,912 > 10,000.
+    // Cout < 32. Rows and columns whole with 16 channels: 4,096 + 4,096 + 144 + 128 = 8,464 B;
+    // 24 does not fit, the next multiple of the 16-channel group below it is 16 (not 24 − 16).
+    check_tile(deeploy_ne16_tile(24, 24, 16, "10000", true), 16, 16, 16, 8464);
   }
   SECTION("48 output channels: the multiple-of-32 hint splits a layer that would fit whole") {
     // 8 -> 48 at 8x8 fits whole in 20,000 B, but Cout % 32 is kept first: tiles of 32 (+ 16).
