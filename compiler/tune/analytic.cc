@@ -11,7 +11,8 @@
 //   L3<->L2  l3_copy_cycles per command (uDMA), slabs as compiler/schedule/build_slabs.cc plans
 // Which copies exist follows compiler/schedule/build_layer.cc: x (and x2) when its box changes
 // (every tile when double-buffered), w and the constant vectors when their box changes (under
-// policy deeploy, single-buffered: every operand at every tile), y per tile; L3 slabs when their bounding box changes, the output slab after each slab.
+// policy deeploy, single-buffered: every operand at every tile), y per tile; L3 slabs when
+// their bounding box changes, the output slab after each slab.
 //
 // Single buffering (t.l1.db == 1: every command depends on the previous one) is the sum of all
 // jobs — exact (tests/tune/analytic_test.cc checks equality with the simulator). Double
