@@ -232,6 +232,12 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
 
   // L1 buffers: x (and x2) per tile, w and constants per Cout tile change, y per tile.
   const bool dbl = l1db == 2;
+  // Deeploy's tiling loop transfers every input cube of every tile, changed or not ([30]
+  // TilingCodeGeneration.py `_generateDmaTransferCalls`, SingleBufferingTilingCodeGeneration.py:
+  // one transfer per tile from the tile's rectangle list, no reuse test); DORY's loop reloads
+  // only what changed (docs/schedule.md §5). Modelled for single buffering: double-buffered
+  // Deeploy tiles would need two weight and constant buffers, which the tilers do not size.
+  const bool every_tile = t.policy == "deeploy" && !dbl;
   int64_t ntiles = 0;
   std::vector<int64_t> in_max(nin, 0);
   int64_t y_max = 0, c_max = 0, w_loads = 0, c_loads = 0;
@@ -249,8 +255,8 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         c_max = std::max(c_max, cb);
         std::vector<Box> cboxes;
         for (const ConstVec& v : ti.cv) cboxes.push_back(v.box);
-        if (nin > 1 && (first || ti.tp.in_boxes[1] != prev_w)) ++w_loads;
-        if (!cboxes.empty() && (first || cboxes != prev_c)) ++c_loads;
+        if (nin > 1 && (every_tile || first || ti.tp.in_boxes[1] != prev_w)) ++w_loads;
+        if (!cboxes.empty() && (every_tile || first || cboxes != prev_c)) ++c_loads;
         if (nin > 1) prev_w = ti.tp.in_boxes[1];
         prev_c = cboxes;
         first = false;
@@ -356,7 +362,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         }
         const bool reuse_kind = w_like && k == 1;
         const bool changed = in_loads[k] == 0 || box != in_prev[k] || src.buffer != in_prev_src[k];
-        const bool load = reuse_kind ? changed : (dbl || changed);
+        const bool load = every_tile || (reuse_kind ? changed : (dbl || changed));
         if (load) ++in_loads[k];
         const int buf = in_l1[k][static_cast<size_t>(in_loads[k] - 1) % in_l1[k].size()];
         const Region dst = packed(buf, 0, in_home[k], box);
@@ -371,7 +377,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       if (!c_l1.empty()) {
         std::vector<Box> cboxes;
         for (const ConstVec& v : ti.cv) cboxes.push_back(v.box);
-        const bool load = c_first || cboxes != c_prev;
+        const bool load = every_tile || c_first || cboxes != c_prev;
         if (load) ++c_count;
         const int buf = c_l1[static_cast<size_t>(c_count - 1) % c_l1.size()];
         if (load) {

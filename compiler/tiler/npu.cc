@@ -12,26 +12,22 @@
 //    tiler uses its latency model, TILING.md §1.6) and the tile's activation DMA bytes at the
 //    cluster DMA's rate, times the class's count, plus each Cout tile's weight and constant bytes
 //    at that rate; ties go to the larger tile, then more rows, then more columns.
-//  * L1 footprint, ×db (the policy's buffering; a tile equal to its slab is sized once, as the
-//    schedule then single-buffers it): input tile (upper bound (h−1)·s + k rows) + output tile +
-//    the encoded weight rows of the tile unless the weights live in the weight memory + 4 B per
-//    channel for each constant vector (bias, k, λ, one buffer), each buffer rounded up to 8 B as
-//    the allocator aligns L1 buffers.
+//  * L1 footprint (npu_footprint.h), ×db (the policy's buffering; a tile equal to its slab is
+//    sized once, as the schedule then single-buffers it).
+// Policy deeploy on an NE16 tiles 3×3 layers by Deeploy's own rules instead (ne16_deeploy.h).
 #include <algorithm>
 #include <tuple>
 
 #include <fmt/format.h>
 
-#include "compiler/passes/assign_engine.h"
 #include "kernels/npu/cost_ne16.h"
 #include "compiler/tiler/internal.h"
+#include "compiler/tiler/ne16_deeploy.h"
+#include "compiler/tiler/npu_footprint.h"
 
 namespace edgesim {
 
 namespace {
-
-int64_t c8(int64_t b) { return (b + 7) / 8 * 8; }
-int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // 1..5 (small tiles for tight budgets), multiples of `step` up to `full`, and `full`.
 std::vector<int64_t> cands(int64_t full, int64_t step, bool small) {
@@ -47,35 +43,19 @@ std::vector<int64_t> cands(int64_t full, int64_t step, bool small) {
 
 std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
                                                   const Budgets& b, bool all_bufferings, int64_t* min_l1) {
-  const Graph& gr = *ctx.graph;
   const PlatformSpec& spec = *ctx.spec;
-  const Node& n = gr.nodes.at(static_cast<size_t>(g.node));
-  const NpuWeightGeom wg = npu_weight_geom_of(gr, g.node, spec);
+  const NpuFootprint fp(g, ctx);
   const bool dw = g.depthwise;
   const int64_t slab_n = base.l3.n_out > 0 ? base.l3.n_out : g.cout;
   const int64_t slab_h = base.l3.h_out > 0 ? base.l3.h_out : g.h_out;
   const int64_t W = g.w_out;
-  const int64_t dwb = wg.channels_per_row;   // depthwise channel block
+  const int64_t dwb = fp.wg.channels_per_row;   // depthwise channel block
   const int64_t tp_out = spec.npu.tp_out > 0 ? spec.npu.tp_out : 32;
   const int64_t pe_h = spec.npu.pe_h > 0 ? spec.npu.pe_h : 6, pe_w = spec.npu.pe_w > 0 ? spec.npu.pe_w : 6;
-  const int n_vec = (g.has_bias ? 1 : 0) + g.n_c;
-
-  auto in_ext = [](int64_t out, int64_t full_out, int64_t full_in, int64_t k, int64_t s) {
-    return out >= full_out ? full_in : std::min(full_in, (out - 1) * s + k);
-  };
-  // Each L1 buffer is placed 8-byte aligned (compiler/schedule/build.cc), the constant vectors of
-  // a tile share one buffer.
-  auto w_bytes = [&](int64_t nc) {
-    return n.wmem_weights ? 0 : c8((dw ? cdiv(nc, dwb) + (nc % dwb ? 1 : 0) : nc) * wg.row_bytes);
-  };
-  auto act_bytes = [&](int64_t nc, int64_t h, int64_t w) {   // input + output tile
-    const int64_t nin = dw ? nc : g.cin;
-    return c8(bits_to_bytes(nin * in_ext(h, g.h_out, g.h_in, g.kh, g.sh) * in_ext(w, g.w_out, g.w_in, g.kw, g.sw), g.bx)) +
-           c8(bits_to_bytes(nc * h * w, g.by));
-  };
-  auto mem = [&](int64_t nc, int64_t h, int64_t w, int64_t db) {
-    return db * (act_bytes(nc, h, w) + w_bytes(nc) + c8(n_vec * 4 * nc));
-  };
+  const int n_vec = fp.n_vec;
+  auto w_bytes = [&](int64_t nc) { return fp.weight_bytes(nc); };
+  auto act_bytes = [&](int64_t nc, int64_t h, int64_t w) { return fp.act_bytes(nc, h, w); };
+  auto mem = [&](int64_t nc, int64_t h, int64_t w, int64_t db) { return fp.bytes(nc, h, w, db); };
 
   std::vector<NpuTileCandidate> out;
   auto make = [&](int64_t nc, int64_t h, int64_t w, int64_t db, bool whole, double est) {
@@ -83,8 +63,8 @@ std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const Tili
     L1Tiling& l = k.l1;
     l.n_out = nc, l.h_out = h, l.w_out = w;
     l.n_in = dw ? nc : g.cin;
-    l.h_in = in_ext(h, g.h_out, g.h_in, g.kh, g.sh);
-    l.w_in = in_ext(w, g.w_out, g.w_in, g.kw, g.sw);
+    l.h_in = fp.in_h(h);
+    l.w_in = fp.in_w(w);
     l.db = static_cast<int>(db);
     l.whole = whole;
     l.l1_bytes = mem(nc, h, w, db);
@@ -99,9 +79,9 @@ std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const Tili
   // (double buffering overlaps the two), times the class's count.
   const double dma_bw = spec.cluster.dma.present && spec.cluster.dma.bytes_per_cycle > 0 ? spec.cluster.dma.bytes_per_cycle : 8.0;
   NpuJob job;
-  job.op = wg.op;
+  job.op = fp.wg.op;
   job.stride = g.sh;
-  job.w_bits = wg.w_bits;
+  job.w_bits = fp.wg.w_bits;
   job.out_bits = g.by;
   job.per_channel_shift = false;
   job.bias = n_vec > 0;
@@ -144,6 +124,12 @@ std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const Tili
 }
 
 LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b) {
+  // Policy deeploy on an NE16: Deeploy's own rules for its 3×3 layers (ne16_deeploy.h).
+  if (base.policy == "deeploy" && ctx.spec->npu.impl == "ne16")
+    if (const auto l1 = ne16_deeploy_tile(g, ctx, base, b)) {
+      base.l1 = *l1;
+      return base;
+    }
   int64_t need = 0;
   const std::vector<NpuTileCandidate> cands = npu_tile_candidates(g, ctx, base, b, false, &need);
   if (!cands.empty() && cands.front().l1.whole) {

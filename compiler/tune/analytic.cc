@@ -10,8 +10,9 @@
 //            setup + bytes / bytes_per_cycle); TCDM addresses taken as word aligned
 //   L3<->L2  l3_copy_cycles per command (uDMA), slabs as compiler/schedule/build_slabs.cc plans
 // Which copies exist follows compiler/schedule/build_layer.cc: x (and x2) when its box changes
-// (every tile when double-buffered), w and the constant vectors when their box changes, y per
-// tile; L3 slabs when their bounding box changes, the output slab after each slab.
+// (every tile when double-buffered), w and the constant vectors when their box changes (under
+// policy deeploy, single-buffered: every operand at every tile), y per tile; L3 slabs when
+// their bounding box changes, the output slab after each slab.
 //
 // Single buffering (t.l1.db == 1: every command depends on the previous one) is the sum of all
 // jobs — exact (tests/tune/analytic_test.cc checks equality with the simulator). Double
@@ -44,6 +45,7 @@ int64_t analytic_cycles(const Graph& g, int node, const LayerTiling& t, const Pl
                         const AnalyticContext& ctx) {
   Env e;
   e.deeploy = ctx.conventions == "deeploy" || t.policy.rfind("deeploy", 0) == 0;
+  e.every_tile = t.policy == "deeploy";   // as compiler/schedule/build_layer.cc
   const auto names = policy_names();
   const bool known = std::find(names.begin(), names.end(), t.policy) != names.end();
   const std::string policy = known ? t.policy : (e.deeploy ? "deeploy" : "dory");

@@ -196,7 +196,7 @@ int64_t step_cycles(const Layer& L, const LayerTiling& t, Env& e) {
             const Dma d = cost(0, 0, 0);
             pro.issue += d.issue, pro.transfer += d.transfer;
           }
-          for_loads(Ct, Ht, Wt, dep, false, first && !pipelined, [&](size_t ci, size_t hi, size_t wi, int64_t n) {
+          for_loads(Ct, Ht, Wt, dep, e.every_tile && !pipelined, first && !pipelined, [&](size_t ci, size_t hi, size_t wi, int64_t n) {
             const Dma d = cost(ci, hi, wi);
             if (!pipelined) {
               slab += n * d.sum();

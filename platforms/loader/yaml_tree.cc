@@ -109,9 +109,9 @@ struct DocCounter : YAML::EventHandler {
 
 }  // namespace
 
-FlatDoc read_flat_yaml(const std::string& path) {
+FlatDoc read_flat_yaml(const std::string& path, const std::string& kind) {
   std::ifstream in(path);
-  if (!in) throw PlatformError(fmt::format("{}: cannot open platform file", path));
+  if (!in) throw PlatformError(fmt::format("{}: cannot open {}", path, kind));
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
@@ -128,10 +128,10 @@ FlatDoc read_flat_yaml(const std::string& path) {
   }
   FlatDoc doc{path, {}};
   if (count.docs > 1)
-    fail_at(Origin{path, count.second.line + 1, false, {}}, "more than one YAML document in a platform file");
-  if (!root || root.IsNull()) fail_at(Origin{path, 1, false, {}}, "empty platform file");
+    fail_at(Origin{path, count.second.line + 1, false, {}}, "more than one YAML document in a " + kind);
+  if (!root || root.IsNull()) fail_at(Origin{path, 1, false, {}}, "empty " + kind);
   if (!root.IsMap())
-    fail_at(Origin{path, root.Mark().line + 1, false, {}}, "a platform file must be a mapping of keys to values");
+    fail_at(Origin{path, root.Mark().line + 1, false, {}}, "a " + kind + " must be a mapping of keys to values");
   Walker w{doc, {}};
   w.map(root, "");
   return doc;

@@ -31,8 +31,9 @@ struct FlatDoc {
 std::string located(const Origin& at, const std::string& msg);
 [[noreturn]] void fail_at(const Origin& at, const std::string& msg);
 
-// Reads and flattens one YAML file. Throws PlatformError (file:line) on any problem.
-FlatDoc read_flat_yaml(const std::string& path);
+// Reads and flattens one YAML file. Throws PlatformError (file:line) on any problem; `kind` names
+// the file in messages ("cannot open <kind>", "empty <kind>").
+FlatDoc read_flat_yaml(const std::string& path, const std::string& kind = "platform file");
 
 // Parses one "key=value" override; `platform_file` is used for messages.
 std::pair<std::string, RawValue> parse_override(const std::string& text,

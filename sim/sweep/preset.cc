@@ -1,9 +1,11 @@
-// Reader of sweep presets (preset.h).
+// Reader of sweep presets (preset.h). The file is read by the platform loader's YAML walk
+// (platforms/loader/yaml_tree.h), so a preset's syntax errors, duplicate keys and non-scalar keys
+// are reported as "<file>:<line>: ..." exactly like a platform file's.
 #include "sim/sweep/preset.h"
 
 #include <filesystem>
 
-#include <yaml-cpp/yaml.h>
+#include "platforms/loader/yaml_tree.h"
 
 namespace edgesim::sweep {
 
@@ -18,63 +20,50 @@ std::string resolve(const std::string& path, const fs::path& preset) {
   return fs::exists(alt, ec) ? alt.lexically_normal().string() : path;
 }
 
-std::string scalar(const YAML::Node& n, const std::string& file, const std::string& what) {
-  if (!n.IsScalar()) throw SweepError(file + ": " + what + " must be a single value");
-  return n.as<std::string>();
+[[noreturn]] void fail(const detail::RawValue& v, const std::string& msg) {
+  throw SweepError(detail::located(v.at, msg));
+}
+
+const std::string& scalar(const detail::RawValue& v, const std::string& what) {
+  if (v.is_list || v.items.size() != 1) fail(v, what + " must be a single value");
+  return v.items.front();
 }
 
 }  // namespace
 
 Preset read_preset(const std::string& path) {
-  YAML::Node root;
+  detail::FlatDoc doc;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw SweepError(path + ": cannot read the preset");
-  } catch (const YAML::Exception& e) {
-    throw SweepError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    doc = detail::read_flat_yaml(path, "sweep preset");
+  } catch (const std::exception& e) {
+    throw SweepError(e.what());
   }
-  if (!root.IsMap()) throw SweepError(path + ": a preset is a map with platform, policy, networks and set");
   Preset p;
-  for (const auto& kv : root) {
-    const std::string key = kv.first.as<std::string>();
-    const YAML::Node& v = kv.second;
+  for (const auto& [key, v] : doc.entries) {
     if (key == "platform") {
-      p.platform = resolve(scalar(v, path, "platform"), path);
+      p.platform = resolve(scalar(v, "platform"), path);
     } else if (key == "policy") {   // one policy or a list of them (a sweep axis)
-      if (v.IsSequence()) {
-        for (size_t i = 0; i < v.size(); ++i) {
-          if (i) p.policy += ',';
-          p.policy += scalar(v[i], path, "policy values");
-        }
-      } else {
-        p.policy = scalar(v, path, "policy");
-      }
+      for (size_t i = 0; i < v.items.size(); ++i) p.policy += (i ? "," : "") + v.items[i];
+      if (p.policy.empty()) fail(v, "policy is empty");
     } else if (key == "description") {
       // free text for the reader
     } else if (key == "networks") {
-      if (!v.IsSequence()) throw SweepError(path + ": networks must be a list of ONNX paths");
-      for (const auto& n : v) p.networks.push_back(resolve(scalar(n, path, "a network"), path));
+      if (!v.is_list) fail(v, "networks must be a list of ONNX paths");
+      for (const auto& n : v.items) p.networks.push_back(resolve(n, path));
     } else if (key == "set") {
-      if (!v.IsMap()) throw SweepError(path + ": set must map platform keys to a value or a list of values");
-      for (const auto& axis : v) {
-        const std::string k = axis.first.as<std::string>();
-        std::string option = k + "=";
-        if (axis.second.IsSequence()) {
-          if (axis.second.size() == 0) throw SweepError(path + ": set." + k + ": empty list");
-          for (size_t i = 0; i < axis.second.size(); ++i)
-            option += (i ? "," : "") + scalar(axis.second[i], path, "set." + k + " values");
-        } else {
-          option += scalar(axis.second, path, "set." + k);
-        }
-        try {
-          merge_axis(p.axes, parse_axis(option));
-        } catch (const SweepError& e) {
-          throw SweepError(path + ": " + e.what());
-        }
+      fail(v, "set must map platform keys to a value or a list of values");
+    } else if (key.rfind("set.", 0) == 0) {   // set: {l1.size: [..]} or set: {l1: {size: [..]}}
+      const std::string k = key.substr(4);
+      if (v.is_list && v.items.empty()) fail(v, key + ": empty list");
+      std::string option = k + "=";
+      for (size_t i = 0; i < v.items.size(); ++i) option += (i ? "," : "") + v.items[i];
+      try {
+        merge_axis(p.axes, parse_axis(option));
+      } catch (const SweepError& e) {
+        fail(v, e.what());
       }
     } else {
-      throw SweepError(path + ": unknown key '" + key + "' (known: platform, policy, networks, set, description)");
+      fail(v, "unknown key '" + key + "' (known: platform, policy, networks, set, description)");
     }
   }
   return p;

@@ -42,7 +42,7 @@ double number(const std::string& file, int line, const std::string& key, const s
 Case read_case(const std::string& path) {
   detail::FlatDoc doc;
   try {
-    doc = detail::read_flat_yaml(path);
+    doc = detail::read_flat_yaml(path, "validation case");
   } catch (const std::exception& e) {
     throw ValidationError(e.what());
   }

@@ -152,7 +152,13 @@ TEST_CASE("sweep presets: grid, overrides and errors", "[sweep]") {
   CHECK(p.axes[1].values == std::vector<std::string>{"64KiB"});
   CHECK_THROWS_WITH(read_preset(dir.write("b.yaml", "platfrom: x\n")), Catch::Contains("unknown key 'platfrom'"));
   CHECK_THROWS_WITH(read_preset(dir.write("c.yaml", "set: [1]\n")), Catch::Contains("set must map"));
-  CHECK_THROWS_WITH(read_preset(dir.file("none.yaml")), Catch::Contains("cannot read"));
+  CHECK_THROWS_WITH(read_preset(dir.file("none.yaml")), Catch::Contains("cannot open sweep preset"));
+  // Keys the YAML walk rejects name the file and line (a non-scalar key, a duplicate key).
+  CHECK_THROWS_WITH(read_preset(dir.write("d.yaml", "? [a, b]\n: 1\n")), Catch::Contains("d.yaml:1"));
+  CHECK_THROWS_WITH(read_preset(dir.write("e.yaml", "set:\n  l1.size: 1KiB\n  l1.size: 2KiB\n")),
+                    Catch::Contains("e.yaml:3"));
+  // Nested keys under set are one axis, as dotted ones.
+  CHECK(read_preset(dir.write("f.yaml", "set:\n  l1: {size: [1KiB, 2KiB]}\n")).axes.at(0).key == "l1.size");
   // The shipped presets parse and describe an 8x8 L1 x L2 grid.
   for (const char* name : {"sweep-l1-l2-siracusa.yaml", "sweep-l1-l2-gap8.yaml"}) {
     const Preset q = read_preset(edgesim::test::source_dir() + "/configs/" + name);

@@ -1,0 +1,81 @@
+// Deeploy's NE16 tile rules (ne16_deeploy.h).
+#include "compiler/tiler/ne16_deeploy.h"
+
+#include <algorithm>
+
+#include "compiler/tiler/npu_footprint.h"
+
+namespace edgesim {
+
+namespace {
+
+// The model's variables as output extents (rows h, columns w, channels c) with their bounds.
+struct Range {
+  int64_t lo = 1, hi = 1;   // feasible values: lo..hi (step for channels)
+  int64_t step = 1;
+  bool fixed = false;       // a kept hint pins it to hi
+  int64_t min() const { return fixed ? hi : lo; }
+};
+
+}  // namespace
+
+std::optional<L1Tiling> ne16_deeploy_tile(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
+                                          const Budgets& b) {
+  if (g.kh != 3 || g.kw != 3) return std::nullopt;
+  const NpuFootprint fp(g, ctx);
+  const int64_t slab_n = base.l3.n_out > 0 ? base.l3.n_out : g.cout;
+  const int64_t slab_h = base.l3.h_out > 0 ? base.l3.h_out : g.h_out;
+  const int64_t W = g.w_out;
+  const int64_t db = std::max(1, b.db);
+  // Output extent of a non-whole input tile: at most in − 1 rows, no padding.
+  auto part_max = [](int64_t full_out, int64_t full_in, int64_t k, int64_t s) {
+    return full_in - 1 >= k ? std::min(full_out - 1, (full_in - 1 - k) / s + 1) : 0;
+  };
+  const int64_t h_part = slab_h < g.h_out ? slab_h : part_max(g.h_out, g.h_in, g.kh, g.sh);
+  const int64_t w_part = part_max(W, g.w_in, g.kw, g.sw);
+  // Depthwise channel tiles stay a multiple of the weight rows' channel block (or the slab), as
+  // the encoded depthwise weights are stored in blocks (kernels/npu/weights.h).
+  const int64_t c_step = g.depthwise ? std::min(fp.wg.channels_per_row, slab_n) : 1;
+  Range h{1, slab_h}, w{1, W}, c{c_step, slab_n, c_step};
+  // A tile equal to the slab is sized once (the schedule single-buffers it, as npu.cc).
+  auto bytes = [&](int64_t nc, int64_t hh, int64_t ww) {
+    const bool whole = nc == slab_n && hh == slab_h && ww == W;
+    return fp.bytes(nc, hh, ww, whole ? 1 : db);
+  };
+  auto fits = [&](int64_t nc, int64_t hh, int64_t ww) { return bytes(nc, hh, ww) <= b.l1; };
+  // Rows and columns: the whole extent, or at most the non-whole maximum.
+  auto best_extent = [&](const Range& r, int64_t part, auto&& fits_at) -> int64_t {
+    if (r.fixed) return r.hi;
+    if (fits_at(r.hi)) return r.hi;
+    for (int64_t x = std::min(part, r.hi); x >= r.lo; --x)
+      if (fits_at(x)) return x;
+    return 0;
+  };
+  if (!fits(c.min(), h.min(), w.min())) return std::nullopt;
+  // Hints, highest priority first, each kept while the model stays feasible.
+  if (slab_n >= 32 && fits(32, h.min(), w.min())) c = Range{32, slab_n / 32 * 32, 32};
+  if (fits(c.min(), slab_h, w.min())) h.fixed = true;
+  if (fits(c.min(), h.min(), W)) w.fixed = true;
+  // Largest feasible values in declaration order: rows, columns, then channels.
+  const int64_t hh = best_extent(h, h_part, [&](int64_t x) { return fits(c.min(), x, w.min()); });
+  if (hh == 0) return std::nullopt;
+  const int64_t ww = best_extent(w, w_part, [&](int64_t x) { return fits(c.min(), hh, x); });
+  if (ww == 0) return std::nullopt;
+  // Channels: the range's top (the slab, or its largest multiple of 32 under that hint), then
+  // multiples of the step below it.
+  int64_t cc = fits(c.hi, hh, ww) ? c.hi : 0;
+  for (int64_t x = (c.hi - 1) / c.step * c.step; cc == 0 && x >= c.lo; x -= c.step)
+    if (fits(x, hh, ww)) cc = x;
+  if (cc == 0) return std::nullopt;
+  L1Tiling l;
+  l.n_out = cc, l.h_out = hh, l.w_out = ww;
+  l.n_in = g.depthwise ? cc : g.cin;
+  l.h_in = fp.in_h(hh);
+  l.w_in = fp.in_w(ww);
+  l.whole = cc == slab_n && hh == slab_h && ww == W;
+  l.db = l.whole ? 1 : static_cast<int>(db);
+  l.l1_bytes = bytes(cc, hh, ww);
+  return l;
+}
+
+}  // namespace edgesim
