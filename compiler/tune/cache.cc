@@ -25,10 +25,11 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kFormatVersion = 5;   // bump when an entry's fields change (2: L3 options, network plans on one
+constexpr int kFormatVersion = 6;   // bump when an entry's fields change (2: L3 options, network plans on one
                                     // branch, objective and energy on the other; 3: both; 4: a layer's options
                                     // include DORY's L3 decisions at smaller L1 sizes; 5: options may fill
-                                    // the whole L2 level, weight rings up to 64 slab buffers)
+                                    // the whole L2 level, weight rings up to 64 slab buffers; 6: an NPU layer's
+                                    // simulated tiles include the best at each L1 size of the ladder)
 
 // An integer field. A JSON number with a fraction or exponent must not reach nlohmann's
 // get<integer>, which converts it with a plain cast, undefined beyond the type's range (as in the

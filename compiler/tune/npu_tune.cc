@@ -4,6 +4,7 @@
 // bytes at the cluster DMA's rate); the best K simulated, with both references: DORY's and
 // Deeploy's NPU tiles as their flows choose and run them, and their tiles in the tuned flow.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "compiler/schedule/build.h"
@@ -55,11 +56,33 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
   std::vector<size_t> order(tiles.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tiles[a].estimate < tiles[b].estimate; });
-  for (size_t i = 0; i < order.size() && i < opt.top_k; ++i) {
+  // The K best by estimate within the tuned L1 budget, and within the budget the tuned flow has
+  // at each L1 size of the ladder below the platform's (kL1Ladder): npu.cc's estimate favours
+  // large tiles that simulate slower (MobileNetV1-128's L14_pw on siracusa: 512x8x8 single
+  // buffered 105,781 cycles, 512x5x4 double buffered 101,090), so without them a larger L1
+  // could push the faster small tiles out of the K and cost cycles.
+  std::vector<bool> picked(tiles.size(), false);
+  auto pick_top = [&](int64_t l1_budget) {
+    size_t n = 0;
+    for (size_t i = 0; i < order.size() && n < opt.top_k; ++i)
+      if (tiles[order[i]].l1.l1_bytes <= l1_budget) picked[order[i]] = true, ++n;
+  };
+  pick_top(std::numeric_limits<int64_t>::max());
+  {
+    PlatformSpec s = spec;
+    for (int64_t l1 : kL1Ladder) {
+      if (l1 >= spec.l1.size) break;
+      s.l1.size = l1;
+      pick_top(policy_budgets(s, "tuned").l1);
+      pick_top(l1);   // and the tiles that would fit an L1 budget of that size
+    }
+  }
+  for (size_t i : order) {
+    if (!picked[i]) continue;
     Candidate c{base, "enum"};
-    c.tiling.l1 = tiles[order[i]].l1;
+    c.tiling.l1 = tiles[i].l1;
     cands.push_back(c);
-    est.push_back(static_cast<int64_t>(tiles[order[i]].estimate));
+    est.push_back(static_cast<int64_t>(tiles[i].estimate));
   }
   // NE16 pointwise convs: each candidate also with Deeploy's conventions (tuned-deeploy), under
   // which the schedule re-shapes the conv's spatial extent as Deeploy's flow does

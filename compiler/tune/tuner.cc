@@ -41,13 +41,11 @@ void add_tuned_form(std::vector<Candidate>& out, const LayerTiling& t, const std
 // L1 sizes of a fixed ladder below the platform's are options too, so an L3 decision the tuner
 // had at a ladder size it still has with more L1 (monotone in memory).
 std::vector<L3Tiling> dory_l3_below(const LayerGeom& geom, const TilingContext& ctx, const PlatformSpec& spec) {
-  static const int64_t ladder[] = {16384, 24576, 32768, 40960, 49152, 57344, 65536, 81920, 98304, 114688, 131072,
-                                   196608, 262144};
   std::vector<L3Tiling> out;
   PlatformSpec s = spec;
   TilingContext c = ctx;
   c.spec = &s;
-  for (int64_t l1 : ladder) {
+  for (int64_t l1 : kL1Ladder) {
     if (l1 >= spec.l1.size) break;
     s.l1.size = l1;
     try {

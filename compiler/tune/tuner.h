@@ -82,4 +82,10 @@ AnalyticContext network_context(const Graph& g, const PlatformSpec& spec);
 // concordant nor discordant); 1 for fewer than two elements.
 double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 
+// L1 sizes (bytes) of a fixed ladder: what the tuner tries at a ladder size below the platform's
+// L1 it tries with more L1 too (docs/tune.md "Monotone in memory"): DORY's L3 decisions there
+// (tuner.cc) and the NPU tiles that rank best within the tuned L1 budget there (npu_tune.cc).
+inline constexpr int64_t kL1Ladder[] = {16384,  24576,  32768,  40960,  49152,  57344,  65536,  81920,
+                                        98304,  114688, 131072, 196608, 262144, 393216, 524288};
+
 }  // namespace edgesim
