@@ -1,7 +1,8 @@
 // tune_npu_layer (tuner.h): NPU layers tuned like cluster layers (docs/tune.md "NPU layers").
 // Candidates: DORY's L3 decision with every NPU tile npu.cc lists that fits the tuned L1 budget,
 // single and double buffered; ranked by npu.cc's own estimate (the NPU job model and the DMA
-// bytes at the cluster DMA's rate); the best K simulated, with both references: DORY's and
+// bytes at the cluster DMA's rate); the best K simulated (within the tuned L1 budget and within
+// each L1 size of the ladder below the platform's, kL1Ladder), with both references: DORY's and
 // Deeploy's NPU tiles as their flows choose and run them, and their tiles in the tuned flow.
 #include <algorithm>
 #include <limits>
