@@ -15,6 +15,7 @@ SimContext::SimContext() : prev_(sc_core::sc_curr_simcontext) {
 
 SimContext::~SimContext() {
   delete ctx_;
+  clear_coroutine_stacks();   // unmapped with it (sanitizer_hooks.h)
   restore_asan_stack_bounds();
   sc_core::sc_curr_simcontext = prev_;
   sc_core::sc_default_global_context = prev_;

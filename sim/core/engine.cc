@@ -2,6 +2,7 @@
 #include "sim/core/engine.h"
 
 #include "sim/core/context.h"
+#include "sim/core/sanitizer_hooks.h"
 
 namespace edgesim {
 
@@ -17,6 +18,7 @@ void Engine::submit(Job* j) {
 }
 
 void Engine::run() {
+  clear_stale_stack_poison();
   for (;;) {
     if (pending_.empty()) wait(arrived_);
     wait(sc_core::SC_ZERO_TIME);   // let every job of this cycle arrive before choosing

@@ -12,6 +12,21 @@ namespace edgesim {
 // bounds back to ASan after each simulation.
 void restore_asan_stack_bounds();
 
+// SystemC maps each coroutine stack with mmap and unmaps it when its simulation context is
+// deleted, with the frames of threads still waiting on it; LLVM 14's ASan leaves the shadow of
+// unmapped memory as it was, so the next mapping of those pages (a later simulation's stack, a
+// Python arena) carried the old frames' poison: "stack-use-after-scope" on a variable of a new
+// frame (a function's prologue writes the shadow of its redzones, not of its variables; test
+// `npu property: NPU layers with L3 slabs (small L2) simulate bit-exactly`) and
+// "stack-buffer-underflow" in CPython's PyMem_Calloc (test `notebook`). Two hooks, no-ops
+// without ASan:
+//  - clear_stale_stack_poison(), called first in every SC_THREAD, clears the poison of the current
+//    coroutine stack up to the top of the caller's frame and records the stack;
+//  - clear_coroutine_stacks(), called when a simulation context is deleted, clears the poison of
+//    every stack recorded in this OS thread.
+void clear_stale_stack_poison();
+void clear_coroutine_stacks();
+
 // LeakSanitizer ignores what is allocated while an object of this type lives in this thread:
 // around MPI_Init and MPI_Finalize, where Open MPI allocates what it keeps until the process ends
 // (in components it unloads before the leak check, so no suppression could name them).

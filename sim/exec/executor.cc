@@ -17,6 +17,7 @@
 #include "compiler/schedule/machine.h"
 #include "compiler/tiler/tiling_label.h"
 #include "sim/core/context.h"
+#include "sim/core/sanitizer_hooks.h"
 #include "sim/energy/meter.h"
 #include "sim/mem/tcdm.h"
 #include "sim/soc/soc.h"
@@ -237,6 +238,7 @@ void Executor::index_commands() {
 }
 
 void Executor::start() {
+  clear_stale_stack_poison();
   guard([&] {
     // Steps without commands end at once, in order.
     complete(-1);

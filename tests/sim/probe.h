@@ -11,6 +11,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "sim/core/context.h"
+#include "sim/core/sanitizer_hooks.h"
 
 namespace edgesim::test {
 
@@ -35,6 +36,7 @@ class Probe : public sc_core::sc_module {
 
  private:
   void run() {
+    clear_stale_stack_poison();
     std::vector<unsigned char> buf;
     for (Access& a : accesses) {
       const sc_core::sc_time at(static_cast<double>(a.at), sc_core::SC_NS);
