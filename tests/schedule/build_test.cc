@@ -456,3 +456,30 @@ TEST_CASE("schedule: dory-2021 depthwise layers run as one chain, with the doubl
   REQUIRE(dc.size() > 1);
   CHECK_FALSE(depends(*dl[1], dc[0]->id));
 }
+
+TEST_CASE("schedule: under deeploy, single-buffered tiles load every input at every tile", "[schedule]") {
+  // tiny's first conv in Cout tiles of 4 with whole rows and columns: every tile reads the same
+  // input window. DORY's loop (and any other policy) loads it once; Deeploy's tiling loop has no
+  // reuse test and loads it at every tile (docs/schedule.md §5), and likewise its weights and
+  // constants; results stay bit-exact either way.
+  const Graph g = model("tiny");
+  const PlatformSpec spec = platform("siracusa");
+  const std::vector<LayerTiling> base = test::fixed_tilings(g, 4, 0, 0);
+  std::vector<LayerTiling> deeploy = base;
+  for (LayerTiling& t : deeploy) t.policy = "deeploy";
+  const Schedule s_other = build_schedule(g, spec, base, {"single"});
+  const Schedule s_deeploy = build_schedule(g, spec, deeploy, {"single"});
+  const Step& a = s_other.steps.at(static_cast<size_t>(g.layer_nodes().front()));
+  const Step& b = s_deeploy.steps.at(static_cast<size_t>(g.layer_nodes().front()));
+  const size_t tiles = with_note(b, "compute tile").size();
+  REQUIRE(tiles > 1);
+  CHECK(with_note(a, "load x tile").size() == 1);
+  CHECK(with_note(b, "load x tile").size() == tiles);
+  CHECK(with_note(b, "load w tile").size() == tiles);
+  check_exact(g, s_deeploy);
+  // Double-buffered, every policy already loads x at every tile; the rule changes nothing there.
+  const Schedule d_other = build_schedule(g, spec, base, {"double"});
+  const Schedule d_deeploy = build_schedule(g, spec, deeploy, {"double"});
+  CHECK(with_note(d_other.steps.at(static_cast<size_t>(g.layer_nodes().front())), "load w tile").size() ==
+        with_note(d_deeploy.steps.at(static_cast<size_t>(g.layer_nodes().front())), "load w tile").size());
+}
