@@ -88,6 +88,27 @@ void dispatch(Builder& b, const OnnxNode& n) {
   handlers().at(n.op)(b, n);
 }
 
+// A graph output whose declared shape holds another number of elements than the graph computes
+// is an inconsistent file, refused rather than silently re-sized. Declarations with an unknown
+// (symbolic) or zero dimension are not checked.
+void check_declared_output(const OnnxModel& m, const std::string& name, const Shape& computed,
+                           const std::string& path) {
+  for (const IoInfo& io : m.outputs) {
+    if (io.name != name || io.shape.empty()) continue;
+    for (int64_t d : io.shape)
+      if (d <= 0) return;
+    if (shape_numel(io.shape) == shape_numel(computed)) return;
+    auto text = [](const Shape& s) {
+      std::string r;
+      for (int64_t d : s) r += (r.empty() ? "" : "x") + std::to_string(d);
+      return r;
+    };
+    throw ImportError(path + ": graph output '" + name + "' is declared " + text(io.shape) + " (" +
+                      std::to_string(shape_numel(io.shape)) + " elements) but the graph computes " +
+                      text(computed) + " (" + std::to_string(shape_numel(computed)) + ")");
+  }
+}
+
 Graph build(const std::string& path, const ImportOptions& opt) {
   OnnxModel m = load_onnx_model(path, opt.constant_inputs);
   Graph g;
@@ -116,6 +137,7 @@ Graph build(const std::string& path, const ImportOptions& opt) {
   for (const std::string& o : outs) {
     out_user.where = path + ": graph output '" + o + "'";
     const int t = b.real(o, out_user);
+    check_declared_output(m, o, g.tensors[static_cast<size_t>(t)].shape, path);
     bool seen = false;
     for (int x : g.outputs) seen = seen || x == t;
     if (!seen) g.outputs.push_back(t);

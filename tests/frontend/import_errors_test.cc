@@ -45,7 +45,7 @@ TEST_CASE("frontend errors: unreadable, empty, non-ONNX and corrupt files", "[fr
   one_line_naming(import_error(dir.write("noise.onnx", noise)), "noise.onnx", "not");
 
   OnnxWriter m = conv_model();
-  m.node("Conv", {"x", "w"}, {"y"}, "conv");
+  OnnxWriter::attr_ints(m.node("Conv", {"x", "w"}, {"y"}, "conv"), "pads", {1, 1, 1, 1});
   const std::string good = m.bytes();
   REQUIRE(import_error(m.save(dir, "good.onnx")).empty());
   // Every truncation of a valid model is an error, never a crash.
@@ -264,4 +264,22 @@ TEST_CASE("frontend errors: constant inputs and TensorProto files", "[frontend][
     msg = e.what();
   }
   one_line_naming(msg, "missing.onnx", "no such file");
+}
+
+TEST_CASE("frontend errors: a graph output declared with another element count", "[frontend][errors]") {
+  TempDir dir;
+  auto conv = [&](const std::vector<int64_t>& declared, const std::string& file) {
+    OnnxWriter m;
+    m.input("x", kF, {1, 2, 4, 4}).output("y", kF, declared);
+    m.init_f("w", {2, 2, 3, 3}, std::vector<float>(36, 1.0f));
+    OnnxWriter::attr_ints(m.node("Conv", {"x", "w"}, {"y"}, "conv"), "pads", {1, 1, 1, 1});
+    return import_error(m.save(dir, file));
+  };
+  CHECK(conv({1, 2, 4, 4}, "same.onnx").empty());
+  one_line_naming(conv({1, 2, 8, 8}, "big.onnx"), "big.onnx",
+                  "graph output 'y' is declared 1x2x8x8 (128 elements) but the graph computes 1x2x4x4 (32)");
+  one_line_naming(conv({1, 2, 2, 2}, "small.onnx"), "small.onnx", "is declared 1x2x2x2 (8 elements)");
+  // The same element count in another arrangement, and an unknown dimension, are accepted.
+  CHECK(conv({1, 32}, "flat.onnx").empty());
+  CHECK(conv({1, 2, 0, 4}, "unknown.onnx").empty());
 }
