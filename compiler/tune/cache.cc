@@ -25,11 +25,12 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kFormatVersion = 6;   // bump when an entry's fields change (2: L3 options, network plans on one
+constexpr int kFormatVersion = 7;   // bump when an entry's fields change (2: L3 options, network plans on one
                                     // branch, objective and energy on the other; 3: both; 4: a layer's options
                                     // include DORY's L3 decisions at smaller L1 sizes; 5: options may fill
                                     // the whole L2 level, weight rings up to 64 slab buffers; 6: an NPU layer's
-                                    // simulated tiles include the best at each L1 size of the ladder)
+                                    // simulated tiles include the best at each L1 size of the ladder; 7: NPU
+                                    // layers have options per L3 decision, DORY's ladder decisions are kind "ladder")
 
 // An integer field. A JSON number with a fraction or exponent must not reach nlohmann's
 // get<integer>, which converts it with a plain cast, undefined beyond the type's range (as in the
@@ -270,7 +271,7 @@ LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext&
 }
 
 std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt,
-                                        TuneCache& cache, bool activations_in_l2) {
+                                        TuneCache& cache, bool activations_in_l2, bool npu_base) {
   const AnalyticContext actx = network_context(g, spec);
   TilingContext ctx;
   ctx.graph = &g;
@@ -281,6 +282,14 @@ std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec
     // A RISC-V host (DIANA) runs its layers on whole tensors in L2: nothing to tile or tune.
     if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
     LayerTuneResult r = tune_layer_cached(g, node, ctx, spec, actx, opt, cache);
+    if (npu_base && g.nodes[static_cast<size_t>(node)].engine == "npu")
+      for (const TunedOption& o : r.options)
+        if (o.option.kind == "base") {
+          const TunedOption keep = o;
+          r.tuned = keep.tiling, r.tuned_cycles = keep.cycles, r.tuned_energy_pj = keep.energy_pj;
+          r.options = {keep};
+          break;
+        }
     if (activations_in_l2 && r.tuned.l3.output_in_l3) {
       // The best option that keeps the output in L2, by the tuner's objective (objective.h).
       auto score = [](const TunedOption& o) {

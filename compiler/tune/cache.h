@@ -37,7 +37,7 @@ class TuneCache {
 };
 
 // The version of the network search (network_tune.cc); bumped when it changes what it returns.
-inline constexpr int kNetworkSearchVersion = 7;
+inline constexpr int kNetworkSearchVersion = 8;
 
 // Key of a network plan: FNV-1a of the graph's nodes (op, params, engine, weight home) and
 // tensors (dtype, shape, constant or not), the platform hash, K, both evaluators' names and the
@@ -57,8 +57,11 @@ LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext&
 // each tuned choice (as tile_graph does); the tuned tilings are results[i].tuned. Layers of a
 // RISC-V host (cluster.impl riscv_host) are skipped: they run on whole tensors, untiled. With
 // activations_in_l2 each layer's choice is the best of its options that keep the output in L2
-// when there is one (the next layer is then tuned with its input in L2).
+// when there is one (the next layer is then tuned with its input in L2). With npu_base each NPU
+// layer keeps only its option under DORY's L3 decision (kind "base", when feasible) and takes
+// it: the choices NPU layers had before they had options, which the network plans fall back on
+// when an NPU layer's best option does not fit the network's L2.
 std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt,
-                                        TuneCache& cache, bool activations_in_l2 = false);
+                                        TuneCache& cache, bool activations_in_l2 = false, bool npu_base = false);
 
 }  // namespace edgesim

@@ -10,6 +10,12 @@
 
 namespace edgesim {
 
+bool same_l3(const L3Tiling& a, const L3Tiling& b) {
+  return a.input_in_l3 == b.input_in_l3 && a.output_in_l3 == b.output_in_l3 && a.weights_in_l3 == b.weights_in_l3 &&
+         a.n_out == b.n_out && a.h_out == b.h_out && a.h_in == b.h_in && a.db_x == b.db_x && a.db_w == b.db_w &&
+         a.db_o == b.db_o;
+}
+
 const std::vector<int64_t>& stream_slab_sizes() {
   static const std::vector<int64_t> s{8192, 16384, 32768, 65536, 131072};
   return s;
@@ -19,23 +25,24 @@ namespace {
 
 // The layer's own L2 bytes under an L3 decision: input and output whole or as their slab
 // buffers, the weights whole (homed in L2 or read there whole by the network loop) or as
-// db_w Cout slabs.
-int64_t l2_bytes(const LayerGeom& g, const L3Tiling& t) {
+// db_w Cout slabs (none when they live elsewhere).
+int64_t l2_bytes(const LayerGeom& g, const L3Tiling& t, bool weights_elsewhere) {
   const int64_t in = g.batch * g.in_bytes() + (g.kind == OpKind::Add ? g.batch * bits_to_bytes(g.cin * g.h_in * g.w_in, g.bx2) : 0);
   const int64_t out = g.batch * g.out_bytes();
   const LayerGeom s = slab_geom(g, t);
   const int64_t x = t.input_in_l3 ? t.db_x * s.in_bytes() : in;
   const int64_t y = t.output_in_l3 ? t.db_o * s.out_bytes() : out;
-  const int64_t w = t.weights_in_l3 ? t.db_w * s.weight_bytes() : g.weight_bytes();
+  const int64_t w = weights_elsewhere ? 0 : t.weights_in_l3 ? t.db_w * s.weight_bytes() : g.weight_bytes();
   return x + y + w;
 }
 
 }  // namespace
 
-std::vector<L3Option> l3_options(const LayerGeom& g, const L3Tiling& base, bool input_in_l3, int64_t l2_budget) {
+std::vector<L3Option> l3_options(const LayerGeom& g, const L3Tiling& base, bool input_in_l3, int64_t l2_budget,
+                                 bool weights_elsewhere) {
   std::vector<L3Option> out;
   auto add = [&](const std::string& kind, const L3Tiling& t, int64_t slab) {
-    const int64_t bytes = l2_bytes(g, t);
+    const int64_t bytes = l2_bytes(g, t, weights_elsewhere);
     if (kind != "base" && bytes > l2_budget) return;
     for (const L3Option& o : out)
       if (o.l3.input_in_l3 == t.input_in_l3 && o.l3.output_in_l3 == t.output_in_l3 &&

@@ -9,6 +9,8 @@
 // slabs or whole weights) and only when that fits the L2 budget given (the tuner gives the larger
 // of the tuned flow's budget and the L2 level, tuned_l2_capacity). The list is made
 // without looking at the L1 budget, so with more L2 it only grows (monotone in memory).
+// weights_elsewhere: the layer's weights live outside L2 (an NPU layer's in the weight memory),
+// so they take none of its L2 footprint.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -26,10 +28,14 @@ struct L3Option {
   int64_t l2_bytes = 0;    // the layer's own L2 footprint under this option
 };
 
+// Whether two L3 decisions are the same (every field).
+bool same_l3(const L3Tiling& a, const L3Tiling& b);
+
 // Slab sizes tried by "stream" options, in bytes.
 const std::vector<int64_t>& stream_slab_sizes();
 
-std::vector<L3Option> l3_options(const LayerGeom& geom, const L3Tiling& base, bool input_in_l3, int64_t l2_budget);
+std::vector<L3Option> l3_options(const LayerGeom& geom, const L3Tiling& base, bool input_in_l3, int64_t l2_budget,
+                                 bool weights_elsewhere = false);
 
 // A short label of an L3 decision for reports: "-", "L3:y", "w 16x4 KiB", ...
 std::string l3_label(const LayerGeom& geom, const L3Tiling& t);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/schedule/json.h"
 #include "compiler/tiler/internal.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/branch_order.h"
@@ -43,6 +44,18 @@ std::vector<LayerChoices> choices_of(const std::vector<LayerTuneResult>& layers)
     out.push_back(std::move(c));
   }
   return out;
+}
+
+// Whether two chains of per-layer results give the plans the same choices.
+bool same_choices(const std::vector<LayerTuneResult>& a, const std::vector<LayerTuneResult>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (tiling_to_json(a[i].tuned) != tiling_to_json(b[i].tuned) || a[i].options.size() != b[i].options.size())
+      return false;
+    for (size_t k = 0; k < a[i].options.size(); ++k)
+      if (tiling_to_json(a[i].options[k].tiling) != tiling_to_json(b[i].options[k].tiling)) return false;
+  }
+  return true;
 }
 
 // Each layer's pick: -1 keep (its best non-streaming option), else the slab size it streams.
@@ -87,7 +100,7 @@ std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const Net
   std::vector<std::string> out;
   std::map<int, const LayerTiling*> ref;
   for (const LayerTiling& t : dory) ref[t.node] = &t;
-  std::vector<std::string> pf, streams, kept, loops, staged, fused;
+  std::vector<std::string> pf, streams, kept, whole, loops, staged, fused;
   for (const LayerTiling& t : plan) {
     const std::string& name = g.nodes.at(static_cast<size_t>(t.node)).name;
     if (t.net.consts_l3) staged.push_back(name);
@@ -103,6 +116,8 @@ std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const Net
     if (r != ref.end() && (r->second->l3.output_in_l3 || r->second->l3.input_in_l3) && !t.l3.output_in_l3 &&
         !t.l3.input_in_l3)
       kept.push_back(name);
+    else if (r != ref.end() && r->second->l3.weights_in_l3 && !t.l3.tiled())
+      whole.push_back(name);
     if (t.policy == "tuned-deeploy") loops.push_back(name);
     if (t.net.fuse) fused.push_back(name + " -> " + g.nodes.at(static_cast<size_t>(fused_consumer_of(g, t.node))).name);
   }
@@ -113,6 +128,7 @@ std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const Net
   line("weights prefetched, layers ahead", pf);
   line("weights streamed in Cout slabs (slabs x bytes)", streams);
   line("activations kept in L2 where DORY spills them to L3", kept);
+  line("layers whole in L2 where DORY reads their weights from L3 in slabs", whole);
   line("Deeploy's loop (a fork per tile)", loops);
   if (!staged.empty())
     out.push_back(fmt::format("constants homed in L3 and staged per layer with its weights: {} layers", staged.size()));
@@ -258,14 +274,15 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
     has_deeploy = false;
   }
 
-  // Chains of per-layer results: as tuned (activations where each layer alone is fastest), and
-  // with the activations kept in L2 wherever a layer can (when that differs).
+  // Chains of per-layer results: as tuned (activations where each layer alone is fastest), with
+  // the activations kept in L2 wherever a layer can, and both with every NPU layer under DORY's
+  // L3 decision (its best option alone may not fit the network's L2: the plans fall back on
+  // what NPU layers had before they had options); each when it differs from those before.
   std::vector<std::vector<LayerTuneResult>> chains{r.layers};
-  {
-    std::vector<LayerTuneResult> b = tune_graph(g, spec, opt, cache, true);
-    bool differs = false;
-    for (size_t i = 0; i < b.size(); ++i) differs |= b[i].tuned.l3.output_in_l3 != r.layers[i].tuned.l3.output_in_l3;
-    if (differs) chains.push_back(std::move(b));
+  for (const auto& [act_l2, npu_base] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+    std::vector<LayerTuneResult> b = tune_graph(g, spec, opt, cache, act_l2, npu_base);
+    if (std::none_of(chains.begin(), chains.end(), [&](const auto& c) { return same_choices(c, b); }))
+      chains.push_back(std::move(b));
   }
   std::vector<std::vector<LayerChoices>> ch;
   for (const auto& c : chains) ch.push_back(choices_of(c));

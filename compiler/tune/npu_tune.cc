@@ -1,9 +1,12 @@
 // tune_npu_layer (tuner.h): NPU layers tuned like cluster layers (docs/tune.md "NPU layers").
-// Candidates: DORY's L3 decision with every NPU tile npu.cc lists that fits the tuned L1 budget,
-// single and double buffered; ranked by npu.cc's own estimate (the NPU job model and the DMA
-// bytes at the cluster DMA's rate); the best K simulated (within the tuned L1 budget and within
-// each L1 size of the ladder below the platform's, kL1Ladder), with both references: DORY's and
-// Deeploy's NPU tiles as their flows choose and run them, and their tiles in the tuned flow.
+// Candidates, per L3 decision (DORY's, the layer whole in L2, DORY's at the L1 sizes of the
+// ladder below the platform's; one TunedOption each, so the network plans can choose among them
+// and fall back when one does not fit the network's L2): every NPU tile npu.cc lists that fits
+// the tuned L1 budget, single and double buffered; ranked by npu.cc's own estimate (the NPU job
+// model and the DMA bytes at the cluster DMA's rate); the best K simulated (within the tuned L1
+// budget and within each L1 size of the ladder below the platform's, kL1Ladder), with both
+// references: DORY's and Deeploy's NPU tiles as their flows choose and run them, and their tiles
+// in the tuned flow.
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -11,9 +14,19 @@
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/internal.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/tune/prefetch_plan.h"
 #include "compiler/tune/tuner.h"
 
 namespace edgesim {
+
+namespace {
+
+bool same_npu_tile(const LayerTiling& a, const LayerTiling& b) {
+  return same_l3(a.l3, b.l3) && a.l1.n_out == b.l1.n_out && a.l1.h_out == b.l1.h_out && a.l1.w_out == b.l1.w_out &&
+         a.l1.db == b.l1.db && a.l1.whole == b.l1.whole && a.policy == b.policy;
+}
+
+}  // namespace
 
 LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                                const AnalyticContext& actx, const TuneOptions& opt) {
@@ -40,50 +53,105 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
     base.l3.n_out = geom.cout, base.l3.h_out = geom.h_out, base.l3.h_in = geom.h_in;
   }
   base.policy = "tuned";
-  int64_t need = 0;
-  const std::vector<NpuTileCandidate> tiles =
-      npu_tile_candidates(geom, ctx, base, policy_budgets(spec, "tuned"), true, &need);
-  // Candidates: the references' tiles in the tuned flow, then the enumeration by estimate.
+  // The L3 decisions (l3_options.h): DORY's, the layer whole in L2 when its buffers fit the L2
+  // level (weights homed in the weight memory take none of it), and DORY's decisions at the L1
+  // sizes of the ladder below the platform's. No weight streaming: the NPU reads its weights
+  // whole, from the weight memory or its L2 copy. (MobileNetV1-128's L26_pw on siracusa with
+  // 1 MiB of L2: at 48 KiB of L1 DORY finds no tiling and the layer runs whole in L2, 99,829
+  // cycles; at 64 KiB DORY streams its weights from L3 in 484-channel slabs, 229,089 — though
+  // they live in the weight memory. With the "l2" option the layer keeps the 99,829 at 64 KiB.)
+  const Budgets tb = policy_budgets(spec, "tuned");
+  const bool wmem = g.nodes.at(static_cast<size_t>(node)).wmem_weights;
+  std::vector<L3Option> options =
+      l3_options(geom, base.l3, ctx.input_in_l3, std::max(tb.l2, tuned_l2_capacity(spec)), wmem);
+  options.erase(std::remove_if(options.begin(), options.end(), [](const L3Option& o) { return o.kind == "stream"; }),
+                options.end());
+  if (r.has_dory && base.l3.tiled()) add_dory_l3_below(options, geom, ctx, spec);
+  // Candidates: the references' tiles in the tuned flow (under the base decision), then per
+  // decision its NPU tiles by estimate.
   std::vector<Candidate> cands;
   std::vector<int64_t> est;
+  std::vector<size_t> opt_of;   // candidate -> option
   for (const LayerTiling* ref : {r.has_dory ? &r.dory : nullptr, r.has_deeploy ? &r.deeploy : nullptr}) {
     if (!ref) continue;
     Candidate c{*ref, ref == &r.dory ? "dory" : "deeploy"};
     c.tiling.policy = "tuned";
     cands.push_back(c);
     est.push_back(-1);
+    opt_of.push_back(0);
   }
   const size_t n_refs = cands.size();
-  std::vector<size_t> order(tiles.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return tiles[a].estimate < tiles[b].estimate; });
-  // The K best by estimate within the tuned L1 budget, and within the budget the tuned flow has
-  // at each L1 size of the ladder below the platform's (kL1Ladder): npu.cc's estimate favours
-  // large tiles that simulate slower (MobileNetV1-128's L14_pw on siracusa: 512x8x8 single
-  // buffered 105,781 cycles, 512x5x4 double buffered 101,090), so without them a larger L1
-  // could push the faster small tiles out of the K and cost cycles.
-  std::vector<bool> picked(tiles.size(), false);
-  auto pick_top = [&](int64_t l1_budget) {
-    size_t n = 0;
-    for (size_t i = 0; i < order.size() && n < opt.top_k; ++i)
-      if (tiles[order[i]].l1.l1_bytes <= l1_budget) picked[order[i]] = true, ++n;
-  };
-  pick_top(std::numeric_limits<int64_t>::max());
+  for (size_t o = 0; o < options.size(); ++o) {
+    LayerTiling b = base;
+    b.l3 = options[o].l3;
+    int64_t need = 0;
+    const std::vector<NpuTileCandidate> tiles = npu_tile_candidates(geom, ctx, b, tb, true, &need);
+    r.ranked += tiles.size();
+    std::vector<size_t> order(tiles.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return tiles[x].estimate < tiles[y].estimate; });
+    // The K best by estimate within the tuned L1 budget, and within the budget the tuned flow
+    // has at each L1 size of the ladder below the platform's (kL1Ladder): npu.cc's estimate
+    // favours large tiles that simulate slower (MobileNetV1-128's L14_pw on siracusa: 512x8x8
+    // single buffered 105,781 cycles, 512x5x4 double buffered 101,090), so without them a larger
+    // L1 could push the faster small tiles out of the K and cost cycles. Every decision gets
+    // the same K: the one DORY takes at one L1 size may be another option at the next.
+    std::vector<bool> picked(tiles.size(), false);
+    auto pick_top = [&](int64_t l1_budget) {
+      size_t n = 0;
+      for (size_t i = 0; i < order.size() && n < opt.top_k; ++i)
+        if (tiles[order[i]].l1.l1_bytes <= l1_budget) picked[order[i]] = true, ++n;
+    };
+    pick_top(std::numeric_limits<int64_t>::max());
+    {
+      PlatformSpec s = spec;
+      for (int64_t l1 : kL1Ladder) {
+        if (l1 >= spec.l1.size) break;
+        s.l1.size = l1;
+        pick_top(policy_budgets(s, "tuned").l1);
+        pick_top(l1);   // and the tiles that would fit an L1 budget of that size
+      }
+    }
+    for (size_t i : order) {
+      if (!picked[i]) continue;
+      Candidate c{b, "enum"};
+      c.tiling.l1 = tiles[i].l1;
+      cands.push_back(c);
+      est.push_back(static_cast<int64_t>(tiles[i].estimate));
+      opt_of.push_back(o);
+    }
+  }
+  // DORY's and Deeploy's NPU tilings at the L1 sizes of the ladder below the platform's, in the
+  // tuned flow, under the option of their L3 decision (else the base option, as the references):
+  // a reference's tile at a smaller L1 stays a candidate with more L1 (MobileNetV1-128's L25_dw
+  // on siracusa: DORY's 224x4x4 tile at 48 KiB, 15,462 cycles; its 448x4x4 at 64 KiB, 16,492).
   {
     PlatformSpec s = spec;
+    TilingContext c = ctx;
+    c.spec = &s;
     for (int64_t l1 : kL1Ladder) {
       if (l1 >= spec.l1.size) break;
       s.l1.size = l1;
-      pick_top(policy_budgets(s, "tuned").l1);
-      pick_top(l1);   // and the tiles that would fit an L1 budget of that size
+      for (const char* policy : {"dory", "deeploy"}) {
+        LayerTiling t;
+        try {
+          t = npu_tile(geom, c, make_policy(policy)->tile(geom, c), policy_budgets(s, policy, ctx.buffering));
+        } catch (const TilingError&) {
+          continue;
+        }
+        t.policy = "tuned";
+        if (t.l1.l1_bytes > tb.l1) continue;
+        bool seen = false;
+        for (size_t i = 0; i < cands.size() && !seen; ++i) seen = same_npu_tile(cands[i].tiling, t);
+        if (seen) continue;
+        size_t o = 0;
+        for (size_t k = 0; k < options.size(); ++k)
+          if (same_l3(options[k].l3, t.l3)) o = k;
+        cands.push_back({t, std::string(policy) + "@" + std::to_string(l1)});
+        est.push_back(-1);
+        opt_of.push_back(o);
+      }
     }
-  }
-  for (size_t i : order) {
-    if (!picked[i]) continue;
-    Candidate c{base, "enum"};
-    c.tiling.l1 = tiles[i].l1;
-    cands.push_back(c);
-    est.push_back(static_cast<int64_t>(tiles[i].estimate));
   }
   // NE16 pointwise convs: each candidate also with Deeploy's conventions (tuned-deeploy), under
   // which the schedule re-shapes the conv's spatial extent as Deeploy's flow does
@@ -95,9 +163,9 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
       c.tiling.policy = "tuned-deeploy";
       cands.push_back(c);
       est.push_back(i < n_refs ? -1 : est[i]);
+      opt_of.push_back(opt_of[i]);
     }
   }
-  r.ranked = tiles.size();
   if (!opt.simulator) {   // the analytic cost models cluster kernels only: npu.cc's own choice
     r.tuned = npu_tile(geom, ctx, base, policy_budgets(spec, "tuned"));
     r.evaluator = "npu";
@@ -115,27 +183,38 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
   size_t k = 0;
   if (r.has_dory) r.dory_cycles = cyc[k++];
   if (r.has_deeploy) r.deeploy_cycles = cyc[k++];
+  // Per decision its fastest candidate; the layer's the fastest of all. Kendall tau over the
+  // base decision's enumerated tiles (the choice of an L1 tile; npu.cc's estimates of other
+  // decisions are of other slabs).
   size_t best = SIZE_MAX;
   std::vector<int64_t> a, s;
+  std::vector<size_t> opt_best(options.size(), SIZE_MAX);
   for (size_t i = n_flow; i < batch.size(); ++i) {
     if (cyc[i] < 0) continue;
-    if (i - n_flow >= n_refs && est[i - n_flow] >= 0) a.push_back(est[i - n_flow]), s.push_back(cyc[i]);
+    const size_t c = i - n_flow;
+    if (c >= n_refs && est[c] >= 0 && opt_of[c] == 0) a.push_back(est[c]), s.push_back(cyc[i]);
+    size_t& ob = opt_best[opt_of[c]];
+    if (ob == SIZE_MAX || cyc[i] < cyc[ob]) ob = i;
     if (best == SIZE_MAX || cyc[i] < cyc[best]) best = i;
   }
   r.tau = kendall_tau(a, s);
   if (best == SIZE_MAX) {
     // Nothing evaluated (no simulator can time the NPU, or nothing fits): npu_tile's choice.
-    r.tuned = npu_tile(geom, ctx, base, policy_budgets(spec, "tuned"));
+    r.tuned = npu_tile(geom, ctx, base, tb);
     return r;
   }
   r.tuned = batch[best].tiling;
   r.tuned_cycles = cyc[best];
-  TunedOption o;
-  o.option.kind = "npu";
-  o.option.l3 = r.tuned.l3;
-  o.tiling = r.tuned;
-  o.cycles = r.tuned_cycles;
-  r.options.push_back(o);
+  for (size_t o = 0; o < options.size(); ++o) {
+    if (opt_best[o] == SIZE_MAX) continue;
+    TunedOption t;
+    t.option = options[o];
+    t.option.l3 = batch[opt_best[o]].tiling.l3;   // the base decision's best may be a reference's
+    t.tiling = batch[opt_best[o]].tiling;
+    t.cycles = cyc[opt_best[o]];
+    t.analytic = est[opt_best[o] - n_flow];
+    r.options.push_back(t);
+  }
   return r;
 }
 

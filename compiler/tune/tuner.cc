@@ -34,29 +34,29 @@ void add_tuned_form(std::vector<Candidate>& out, const LayerTiling& t, const std
   out.push_back(std::move(c));
 }
 
-// DORY's L3 decision depends on the L1 size: its L3 search weighs whether a slab's L1 tiling fits
-// (dory_l3.cc), so with more L1 it may take another slab, slower in the tuned flow
-// (MobileNetV1-128's L10_pw on gap8 with 256 KiB of L2, input in L3: 2-row slabs at 96 KiB of
-// L1, 1-row slabs at 112 KiB; the tuned layer 2,499,599 -> 4,661,791 cycles). Its decisions at the
-// L1 sizes of a fixed ladder below the platform's are options too, so an L3 decision the tuner
-// had at a ladder size it still has with more L1 (monotone in memory).
-std::vector<L3Tiling> dory_l3_below(const LayerGeom& geom, const TilingContext& ctx, const PlatformSpec& spec) {
-  std::vector<L3Tiling> out;
+}  // namespace
+
+void add_dory_l3_below(std::vector<L3Option>& options, const LayerGeom& geom, const TilingContext& ctx,
+                       const PlatformSpec& spec) {
+  // E.g. MobileNetV1-128's L10_pw on gap8 with 256 KiB of L2, input in L3: DORY's slabs are 2
+  // rows at 96 KiB of L1 and 1 row at 112 KiB, which the tuned flow runs far slower (the tuned
+  // layer 2,499,599 -> 4,661,791 cycles without this).
   PlatformSpec s = spec;
   TilingContext c = ctx;
   c.spec = &s;
   for (int64_t l1 : kL1Ladder) {
     if (l1 >= spec.l1.size) break;
     s.l1.size = l1;
+    L3Tiling t;
     try {
-      out.push_back(make_policy("dory")->tile(geom, c).l3);
+      t = make_policy("dory")->tile(geom, c).l3;
     } catch (const TilingError&) {
+      continue;
     }
+    if (std::none_of(options.begin(), options.end(), [&](const L3Option& o) { return same_l3(o.l3, t); }))
+      options.push_back({"ladder", t, 0, 0});
   }
-  return out;
 }
-
-}  // namespace
 
 double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   const size_t n = std::min(a.size(), b.size());
@@ -127,15 +127,7 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   if (!actx.consts_in_l3 || spec.l3.size <= 0)   // streaming only pays when the weights live in L3
     options.erase(std::remove_if(options.begin(), options.end(), [](const L3Option& o) { return o.kind == "stream"; }),
                   options.end());
-  if (r.has_dory && base.l3.tiled() && !options.empty())
-    for (const L3Tiling& t : dory_l3_below(geom, ctx, spec)) {
-      bool seen = false;
-      for (const L3Option& o : options)
-        seen |= o.l3.input_in_l3 == t.input_in_l3 && o.l3.output_in_l3 == t.output_in_l3 &&
-                o.l3.weights_in_l3 == t.weights_in_l3 && o.l3.n_out == t.n_out && o.l3.h_out == t.h_out &&
-                o.l3.h_in == t.h_in && o.l3.db_x == t.db_x && o.l3.db_w == t.db_w && o.l3.db_o == t.db_o;
-      if (!seen) options.push_back({"base", t, 0, 0});
-    }
+  if (r.has_dory && base.l3.tiled() && !options.empty()) add_dory_l3_below(options, geom, ctx, spec);
   std::vector<Candidate> cands;
   std::vector<size_t> opt_of;   // candidate -> option
   for (int d : {1, 2}) {

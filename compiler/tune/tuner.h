@@ -69,7 +69,9 @@ struct LayerTuneResult {
 LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                            const AnalyticContext& actx, const TuneOptions& opt);
 
-// The same for a layer on the NPU (npu_tune.cc): the NPU's own tiles under DORY's L3 decision.
+// The same for a layer on the NPU (npu_tune.cc): the NPU's own tiles under each L3 decision
+// it may take (DORY's, the layer whole in L2, DORY's at the L1 sizes of kL1Ladder below the
+// platform's; no weight streaming), one TunedOption each, as cluster layers have.
 LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ctx, const PlatformSpec& spec,
                                const AnalyticContext& actx, const TuneOptions& opt);
 
@@ -87,5 +89,12 @@ double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b)
 // (tuner.cc) and the NPU tiles that rank best within the tuned L1 budget there (npu_tune.cc).
 inline constexpr int64_t kL1Ladder[] = {16384,  24576,  32768,  40960,  49152,  57344,  65536,  81920,
                                         98304,  114688, 131072, 196608, 262144, 393216, 524288};
+
+// DORY's L3 decisions at the L1 sizes of kL1Ladder below the platform's, appended to `options`
+// (kind "ladder") where no option has them yet: DORY's L3 search weighs whether a slab's L1
+// tiling fits (dory_l3.cc), so with more L1 it may take another slab; what the tuner had at a
+// ladder size it keeps with more L1 (docs/tune.md "Monotone in memory").
+void add_dory_l3_below(std::vector<L3Option>& options, const LayerGeom& geom, const TilingContext& ctx,
+                       const PlatformSpec& spec);
 
 }  // namespace edgesim

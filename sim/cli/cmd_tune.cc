@@ -157,7 +157,7 @@ int run_tune(const TuneArgs& a) {
     simulated += r.simulated;
     hits += r.cached;
     if (r.simulated > 3) tau_sum += r.tau, ++tau_n;
-    if (r.options.size() > 2) tau_l3_sum += r.tau_l3, ++tau_l3_n;
+    if (r.options.size() > 2 && !npu) tau_l3_sum += r.tau_l3, ++tau_l3_n;   // (NPU estimates: per slab)
     table.add_row({std::to_string(i), r.name, op, cyc(r.dory_cycles), cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
                    fmt::format("{:.1f}%", 100.0 * static_cast<double>(best - r.tuned_cycles) / static_cast<double>(best)),
                    tile_label(r.tuned) + (npu ? " npu" : ""), std::to_string(r.ranked), std::to_string(r.simulated), fmt::format("{:.2f}", r.tau),
