@@ -6,7 +6,7 @@
 // model and the DMA bytes at the cluster DMA's rate); the best K simulated (within the tuned L1
 // budget and within each L1 size of the ladder below the platform's, kL1Ladder), with both
 // references: DORY's and Deeploy's NPU tiles as their flows choose and run them, and their tiles
-// in the tuned flow.
+// in the tuned flow, also as they choose them at the ladder's L1 sizes (monotone in memory).
 #include <algorithm>
 #include <limits>
 #include <numeric>
