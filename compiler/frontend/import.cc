@@ -95,17 +95,23 @@ void check_declared_output(const OnnxModel& m, const std::string& name, const Sh
                            const std::string& path) {
   for (const IoInfo& io : m.outputs) {
     if (io.name != name || io.shape.empty()) continue;
-    for (int64_t d : io.shape)
+    // The declared dims come straight from the file: their product is formed without overflow.
+    int64_t declared = 1;
+    bool overflow = false;
+    for (int64_t d : io.shape) {
       if (d <= 0) return;
-    if (shape_numel(io.shape) == shape_numel(computed)) return;
+      overflow = overflow || __builtin_mul_overflow(declared, d, &declared);
+    }
+    if (!overflow && declared == shape_numel(computed)) return;
     auto text = [](const Shape& s) {
       std::string r;
       for (int64_t d : s) r += (r.empty() ? "" : "x") + std::to_string(d);
       return r;
     };
     throw ImportError(path + ": graph output '" + name + "' is declared " + text(io.shape) + " (" +
-                      std::to_string(shape_numel(io.shape)) + " elements) but the graph computes " +
-                      text(computed) + " (" + std::to_string(shape_numel(computed)) + ")");
+                      (overflow ? std::string("more than 2^63") : std::to_string(declared)) +
+                      " elements) but the graph computes " + text(computed) + " (" +
+                      std::to_string(shape_numel(computed)) + ")");
   }
 }
 

@@ -279,6 +279,9 @@ TEST_CASE("frontend errors: a graph output declared with another element count",
   one_line_naming(conv({1, 2, 8, 8}, "big.onnx"), "big.onnx",
                   "graph output 'y' is declared 1x2x8x8 (128 elements) but the graph computes 1x2x4x4 (32)");
   one_line_naming(conv({1, 2, 2, 2}, "small.onnx"), "small.onnx", "is declared 1x2x2x2 (8 elements)");
+  // Dims whose product passes 2^63 are refused without forming it (no signed overflow).
+  const int64_t big = int64_t{1} << 40;
+  one_line_naming(conv({big, big, 4, 4}, "huge.onnx"), "huge.onnx", "(more than 2^63 elements)");
   // The same element count in another arrangement, and an unknown dimension, are accepted.
   CHECK(conv({1, 32}, "flat.onnx").empty());
   CHECK(conv({1, 2, 0, 4}, "unknown.onnx").empty());
