@@ -75,6 +75,7 @@ struct L3Tiling {
   int64_t h_in = 0;              // L2 slab: input rows
   int db_x = 1, db_w = 1, db_o = 1;   // L2 buffering of input, weights, output slabs
   bool tiled() const { return input_in_l3 || output_in_l3 || weights_in_l3; }
+  bool operator==(const L3Tiling&) const = default;
 };
 
 // L2 -> L1 decision (TILING.md §1.3, §1.4, §2): the output tile extent and the input extent

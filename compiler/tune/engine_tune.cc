@@ -86,7 +86,7 @@ std::vector<EngineChange> tune_engines(Graph& g, const PlatformSpec& spec, const
   // Per layer both engines may run: the NPU with its weights in WMEM (when they fit the weight
   // memory alone) and in L2, and the cluster; simulated alone each.
   struct Cand {
-    int node;
+    int node = -1;
     int64_t bytes = 0, in_wmem = -1, in_l2 = -1, cluster = -1;
     std::string engine0, home0;
     int64_t cycles0 = -1;
@@ -100,7 +100,8 @@ std::vector<EngineChange> tune_engines(Graph& g, const PlatformSpec& spec, const
              (std::find(engines.begin(), engines.end(), e) != engines.end() && engine_rejects(g, node, e, spec).empty());
     };
     if (!allowed("npu")) continue;
-    Cand c{node};
+    Cand c;
+    c.node = node;
     c.engine0 = n.engine, c.home0 = home(n);
     c.cycles0 = alone(g, node, spec, opt, cache);
     c.in_l2 = alone_on(g, node, "npu", false, spec, opt, cache);

@@ -10,12 +10,6 @@
 
 namespace edgesim {
 
-bool same_l3(const L3Tiling& a, const L3Tiling& b) {
-  return a.input_in_l3 == b.input_in_l3 && a.output_in_l3 == b.output_in_l3 && a.weights_in_l3 == b.weights_in_l3 &&
-         a.n_out == b.n_out && a.h_out == b.h_out && a.h_in == b.h_in && a.db_x == b.db_x && a.db_w == b.db_w &&
-         a.db_o == b.db_o;
-}
-
 const std::vector<int64_t>& stream_slab_sizes() {
   static const std::vector<int64_t> s{8192, 16384, 32768, 65536, 131072};
   return s;

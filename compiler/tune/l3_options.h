@@ -28,9 +28,6 @@ struct L3Option {
   int64_t l2_bytes = 0;    // the layer's own L2 footprint under this option
 };
 
-// Whether two L3 decisions are the same (every field).
-bool same_l3(const L3Tiling& a, const L3Tiling& b);
-
 // Slab sizes tried by "stream" options, in bytes.
 const std::vector<int64_t>& stream_slab_sizes();
 

@@ -22,7 +22,7 @@ namespace edgesim {
 namespace {
 
 bool same_npu_tile(const LayerTiling& a, const LayerTiling& b) {
-  return same_l3(a.l3, b.l3) && a.l1.n_out == b.l1.n_out && a.l1.h_out == b.l1.h_out && a.l1.w_out == b.l1.w_out &&
+  return a.l3 == b.l3 && a.l1.n_out == b.l1.n_out && a.l1.h_out == b.l1.h_out && a.l1.w_out == b.l1.w_out &&
          a.l1.db == b.l1.db && a.l1.whole == b.l1.whole && a.policy == b.policy;
 }
 
@@ -103,15 +103,10 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
         if (tiles[order[i]].l1.l1_bytes <= l1_budget) picked[order[i]] = true, ++n;
     };
     pick_top(std::numeric_limits<int64_t>::max());
-    {
-      PlatformSpec s = spec;
-      for (int64_t l1 : kL1Ladder) {
-        if (l1 >= spec.l1.size) break;
-        s.l1.size = l1;
-        pick_top(policy_budgets(s, "tuned").l1);
-        pick_top(l1);   // and the tiles that would fit an L1 budget of that size
-      }
-    }
+    for_each_ladder_l1_below(spec, [&](const PlatformSpec& s) {
+      pick_top(policy_budgets(s, "tuned").l1);
+      pick_top(s.l1.size);   // and the tiles that would fit an L1 budget of that size
+    });
     for (size_t i : order) {
       if (!picked[i]) continue;
       Candidate c{b, "enum"};
@@ -125,34 +120,29 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
   // tuned flow, under the option of their L3 decision (else the base option, as the references):
   // a reference's tile at a smaller L1 stays a candidate with more L1 (MobileNetV1-128's L25_dw
   // on siracusa: DORY's 224x4x4 tile at 48 KiB, 15,462 cycles; its 448x4x4 at 64 KiB, 16,492).
-  {
-    PlatformSpec s = spec;
+  for_each_ladder_l1_below(spec, [&](const PlatformSpec& s) {
     TilingContext c = ctx;
     c.spec = &s;
-    for (int64_t l1 : kL1Ladder) {
-      if (l1 >= spec.l1.size) break;
-      s.l1.size = l1;
-      for (const char* policy : {"dory", "deeploy"}) {
-        LayerTiling t;
-        try {
-          t = npu_tile(geom, c, make_policy(policy)->tile(geom, c), policy_budgets(s, policy, ctx.buffering));
-        } catch (const TilingError&) {
-          continue;
-        }
-        t.policy = "tuned";
-        if (t.l1.l1_bytes > tb.l1) continue;
-        bool seen = false;
-        for (size_t i = 0; i < cands.size() && !seen; ++i) seen = same_npu_tile(cands[i].tiling, t);
-        if (seen) continue;
-        size_t o = 0;
-        for (size_t k = 0; k < options.size(); ++k)
-          if (same_l3(options[k].l3, t.l3)) o = k;
-        cands.push_back({t, std::string(policy) + "@" + std::to_string(l1)});
-        est.push_back(-1);
-        opt_of.push_back(o);
+    for (const char* policy : {"dory", "deeploy"}) {
+      LayerTiling t;
+      try {
+        t = npu_tile(geom, c, make_policy(policy)->tile(geom, c), policy_budgets(s, policy, ctx.buffering));
+      } catch (const TilingError&) {
+        continue;
       }
+      t.policy = "tuned";
+      if (t.l1.l1_bytes > tb.l1) continue;
+      bool seen = false;
+      for (size_t i = 0; i < cands.size() && !seen; ++i) seen = same_npu_tile(cands[i].tiling, t);
+      if (seen) continue;
+      size_t o = 0;
+      for (size_t k = 0; k < options.size(); ++k)
+        if (options[k].l3 == t.l3) o = k;
+      cands.push_back({t, std::string(policy) + "@" + std::to_string(s.l1.size)});
+      est.push_back(-1);
+      opt_of.push_back(o);
     }
-  }
+  });
   // NE16 pointwise convs: each candidate also with Deeploy's conventions (tuned-deeploy), under
   // which the schedule re-shapes the conv's spatial extent as Deeploy's flow does
   // (ne16_reshape.h; build_layer.cc) — the same outputs, other NE16 subtiles.

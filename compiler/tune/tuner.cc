@@ -41,21 +41,18 @@ void add_dory_l3_below(std::vector<L3Option>& options, const LayerGeom& geom, co
   // E.g. MobileNetV1-128's L10_pw on gap8 with 256 KiB of L2, input in L3: DORY's slabs are 2
   // rows at 96 KiB of L1 and 1 row at 112 KiB, which the tuned flow runs far slower (the tuned
   // layer 2,499,599 -> 4,661,791 cycles without this).
-  PlatformSpec s = spec;
-  TilingContext c = ctx;
-  c.spec = &s;
-  for (int64_t l1 : kL1Ladder) {
-    if (l1 >= spec.l1.size) break;
-    s.l1.size = l1;
+  for_each_ladder_l1_below(spec, [&](const PlatformSpec& s) {
+    TilingContext c = ctx;
+    c.spec = &s;
     L3Tiling t;
     try {
       t = make_policy("dory")->tile(geom, c).l3;
     } catch (const TilingError&) {
-      continue;
+      return;
     }
-    if (std::none_of(options.begin(), options.end(), [&](const L3Option& o) { return same_l3(o.l3, t); }))
+    if (std::none_of(options.begin(), options.end(), [&](const L3Option& o) { return o.l3 == t; }))
       options.push_back({"ladder", t, 0, 0});
-  }
+  });
 }
 
 double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {

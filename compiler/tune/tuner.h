@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/tune/evaluator.h"
@@ -89,6 +90,18 @@ double kendall_tau(const std::vector<int64_t>& a, const std::vector<int64_t>& b)
 // (tuner.cc) and the NPU tiles that rank best within the tuned L1 budget there (npu_tune.cc).
 inline constexpr int64_t kL1Ladder[] = {16384,  24576,  32768,  40960,  49152,  57344,  65536,  81920,
                                         98304,  114688, 131072, 196608, 262144, 393216, 524288};
+
+// Calls f(s) for each L1 size of kL1Ladder below spec's, smallest first, with s a copy of spec
+// whose l1.size is that size.
+template <class F>
+void for_each_ladder_l1_below(const PlatformSpec& spec, F&& f) {
+  PlatformSpec s = spec;
+  for (int64_t l1 : kL1Ladder) {
+    if (l1 >= spec.l1.size) break;
+    s.l1.size = l1;
+    f(std::as_const(s));
+  }
+}
 
 // DORY's L3 decisions at the L1 sizes of kL1Ladder below the platform's, appended to `options`
 // (kind "ladder") where no option has them yet: DORY's L3 search weighs whether a slab's L1

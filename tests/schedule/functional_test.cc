@@ -81,9 +81,9 @@ Schedule tiled_conv_schedule(const Graph& g) {
                buf(2, Level::L2, 224, H * W * K, "y"), buf(3, Level::L1, 0, 4 * 4 * C, "x tile"),
                buf(4, Level::L1, 48, 108, "w L1"), buf(5, Level::L1, 160, 3 * 3 * K, "y tile")};
   s.high_water = {0, 224 + 144, 160 + 36, 0};
-  s.placements = {{0, 0, 0, {H * W * C, 1, W * C, C}},
-                  {1, 1, 0, {27, 1, 9, 3}},
-                  {2, 2, 0, {H * W * K, 1, W * K, K}}};
+  s.placements = {{0, 0, 0, {H * W * C, 1, W * C, C}, std::nullopt},
+                  {1, 1, 0, {27, 1, 9, 3}, std::nullopt},
+                  {2, 2, 0, {H * W * K, 1, W * K, K}, std::nullopt}};
   Step st;
   st.node = 0;
   st.name = "Conv_0";

@@ -76,7 +76,7 @@ TEST_CASE("schedule json: every OpParams variant and Requant field round-trips",
   Buffer b;
   b.id = 0, b.level = Level::WMEM, b.offset = 8, b.bytes = 16, b.name = "w", b.first_step = 0, b.last_step = 0;
   s.buffers.push_back(b);
-  s.placements.push_back(Placement{0, 0, 4, {6, 1}});
+  s.placements.push_back(Placement{0, 0, 4, {6, 1}, std::nullopt});
   Step st;
   st.node = 0, st.name = "all", st.tiled = true, st.buffering = 2;
   st.tiling.node = 0, st.tiling.policy = "dory";
@@ -94,7 +94,7 @@ TEST_CASE("schedule json: every OpParams variant and Requant field round-trips",
   pool.kind = PoolParams::Kind::Sum, pool.global = true, pool.ceil_mode = true, pool.x_zp = -1;
   const std::vector<OpParams> all = {
       conv, gemm, add, MulParams{full_rq()}, pool, ClipParams{-5, 6}, RequantParams{full_rq()},
-      PadParams{{0, 1, 2, 3}, -7}, ConcatParams{2}, ReshapeParams{}, TransposeParams{{0, 2, 3, 1}},
+      PadParams{{0, 1, 2, 3}, -7}, ConcatParams{2}, ReshapeParams{}, TransposeParams{{0, 2, 3, 1}, ""},
       QuantizeParams{1, {0.5f, 0.1f}, {0, 3}}, DequantizeParams{-1, {1e-3f}, {128}}};
   int id = 0;
   for (const OpParams& p : all) {

@@ -42,7 +42,7 @@ std::vector<std::string> lines(const std::string& text) {
 // Runs the sweep on two worker processes with `evaluate`, into dir/r.csv and dir/r.json.
 int sweep_with(const SweepSpec& s, const Evaluate& evaluate, const TempDir& dir, double timeout_s = 0) {
   const OnCrash on_crash = [&s](size_t index, const std::string& why) { return error_message(s, index, why); };
-  const SweepOutputs o{dir.file("r.csv"), dir.file("r.json"), "", true};
+  const SweepOutputs o{dir.file("r.csv"), dir.file("r.json"), "", true, {}};
   std::ostringstream quiet;
   return run_sweep(s, o, [&](const std::vector<size_t>& pending, const Sink& sink) {
     dispatch_workers(2, pending, evaluate, sink, on_crash, timeout_s);

@@ -79,13 +79,13 @@ TEST_CASE("sweep runner: resume reuses rows and ends with the same bytes", "[swe
   std::ostringstream quiet;
 
   size_t n_ref = 0;
-  const SweepOutputs ro{ref.file("r.csv"), ref.file("r.json"), "", false};
+  const SweepOutputs ro{ref.file("r.csv"), ref.file("r.json"), "", false, {}};
   REQUIRE(run_sweep(s, ro, counting(s, nets, n_ref), quiet, false) == 0);
   CHECK(n_ref == total);
   CHECK_FALSE(std::filesystem::exists(journal_path(ro)));   // removed once complete
 
   // Interrupted after 2 points: no result files yet, the journal holds 2 lines.
-  const SweepOutputs o{dir.file("r.csv"), dir.file("r.json"), "", false};
+  const SweepOutputs o{dir.file("r.csv"), dir.file("r.json"), "", false, {}};
   size_t n1 = 0;
   CHECK(run_sweep(s, o, counting(s, nets, n1, 2), quiet, false) == 130);
   CHECK_FALSE(std::filesystem::exists(o.csv));
@@ -107,13 +107,13 @@ TEST_CASE("sweep runner: resume reuses rows and ends with the same bytes", "[swe
   CHECK(edgesim::test::slurp(o.json) == edgesim::test::slurp(ro.json));
 
   // From the CSV alone (no JSON wanted): reused too; --fresh evaluates everything.
-  const SweepOutputs csv_only{o.csv, "", "", false};
+  const SweepOutputs csv_only{o.csv, "", "", false, {}};
   size_t n4 = 0;
   REQUIRE(run_sweep(s, csv_only, counting(s, nets, n4), quiet, false) == 0);
   CHECK(n4 == 0);
   CHECK(edgesim::test::slurp(o.csv) == edgesim::test::slurp(ro.csv));
   size_t n5 = 0;
-  REQUIRE(run_sweep(s, SweepOutputs{o.csv, "", "", true}, counting(s, nets, n5), quiet, false) == 0);
+  REQUIRE(run_sweep(s, SweepOutputs{o.csv, "", "", true, {}}, counting(s, nets, n5), quiet, false) == 0);
   CHECK(n5 == total);
 
   // Another policy is another sweep: the rows of this one are not reused.
