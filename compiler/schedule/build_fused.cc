@@ -18,6 +18,8 @@
 #include <stdexcept>
 
 #include "compiler/schedule/build_internal.h"
+#include "compiler/tiler/policy.h"
+#include "kernels/conv/cost_dw3x3_s1.h"
 
 namespace edgesim::sched {
 
@@ -118,8 +120,13 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
 
   // L1 buffers, sized for the largest tile.
   int64_t x_max = 0, mid_max = 0, y_max = 0;
+  const bool dw3x3_s1 = policy_calls_dw3x3_s1(tp.policy, *ctx.spec);   // as build_layer.cc: its zero rows
   for (const FusedTile& f : tiles) {
     x_max = std::max(x_max, bytes_of(x_home, f.x));
+    if (dw3x3_s1 && std::holds_alternative<ConvParams>(f.tp.params) &&
+        depthwise_3x3_s1_applies(std::get<ConvParams>(f.tp.params), f.x.ext, f.mid.ext))
+      x_max = std::max(x_max, f.x.ext[0] * f.x.ext[1] * (f.mid.ext[2] + 2) * f.x.ext[3] *
+                                  static_cast<int64_t>(dtype_size(x_home.dtype)));
     mid_max = std::max(mid_max, bytes_of(mid_like, f.mid));
     y_max = std::max(y_max, bytes_of(y_home, f.y));
   }

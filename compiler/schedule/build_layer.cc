@@ -20,6 +20,7 @@
 #include "compiler/schedule/build_internal.h"
 #include "compiler/tiler/ne16_reshape.h"
 #include "compiler/tiler/policy.h"
+#include "kernels/conv/cost_dw3x3_s1.h"
 
 namespace edgesim::sched {
 
@@ -238,6 +239,10 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
   // only what changed (docs/schedule.md §5). Modelled for single buffering: double-buffered
   // Deeploy tiles would need two weight and constant buffers, which the tilers do not size.
   const bool every_tile = t.policy == "deeploy" && !dbl;
+  // The tuned flow's pulp_nn_depthwise_3x3_s1 reads a tile's padded rows from its input buffer
+  // (kernels/conv/cost_dw3x3_s1.h, zero rows written before the call), so the buffer holds
+  // Hout + 2 rows of each channel; the views keep the packed rows (same bytes, same transfers).
+  const bool dw3x3_s1 = n.engine == "cluster" && policy_calls_dw3x3_s1(t.policy, *ctx.spec);
   int64_t ntiles = 0;
   std::vector<int64_t> in_max(nin, 0);
   int64_t y_max = 0, c_max = 0, w_loads = 0, c_loads = 0;
@@ -249,6 +254,12 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
       for (const TileInfo& ti : sl.tiles) {
         ++ntiles;
         for (size_t k = 0; k < nin; ++k) in_max[k] = std::max(in_max[k], bytes_of(in_home[k], ti.tp.in_boxes[k]));
+        if (dw3x3_s1 && nin > 0 && std::holds_alternative<ConvParams>(ti.tp.params) &&
+            depthwise_3x3_s1_applies(std::get<ConvParams>(ti.tp.params), ti.tp.in_boxes[0].ext, ti.out.ext)) {
+          const Shape& x = ti.tp.in_boxes[0].ext;
+          in_max[0] = std::max(in_max[0], x[0] * x[1] * (ti.out.ext[2] + 2) * x[3] *
+                                              static_cast<int64_t>(dtype_size(in_home[0].dtype)));
+        }
         y_max = std::max(y_max, bytes_of(y_home, ti.out));
         int64_t cb = 0;
         for (const ConstVec& v : ti.cv) cb += v.box.numel() * 4;

@@ -74,6 +74,11 @@ std::vector<std::string> policy_names();
 std::vector<std::string> policy_engines(const std::string& policy, const std::vector<std::string>& requested);
 // Throws std::invalid_argument naming the unknown policy and listing the known ones.
 std::unique_ptr<TilingPolicy> make_policy(const std::string& name);
+// Whether the policy's deployment calls PULP-NN's pulp_nn_depthwise_3x3_s1 on the depthwise
+// tiles it computes (kernels/conv/cost_dw3x3_s1.h) instead of depthwise_generic: `tuned` does on
+// a PULP cluster (cluster.impl pulp_cluster; docs/timing.md "depthwise_3x3_s1"); DORY's and
+// Deeploy's templates call the generic kernel, and a RISC-V host has no PULP-NN.
+bool policy_calls_dw3x3_s1(const std::string& policy, const PlatformSpec& spec);
 
 // Tiles every layer node of g in order (Graph::layer_nodes), threading DORY's "input in L3"
 // coupling from one layer to the next. Result: one LayerTiling per layer node, same order.

@@ -50,6 +50,10 @@ bool tiled_layer(const Graph& g, int node, const LayoutDomains& image) {
 
 }  // namespace
 
+bool policy_calls_dw3x3_s1(const std::string& policy, const PlatformSpec& spec) {
+  return policy == "tuned" && spec.cluster.present && spec.cluster.impl == "pulp_cluster";
+}
+
 std::vector<std::string> policy_engines(const std::string& policy, const std::vector<std::string>& requested) {
   if (policy != "untiled") return requested;
   for (const std::string& e : requested)

@@ -46,6 +46,7 @@ int64_t analytic_cycles(const Graph& g, int node, const LayerTiling& t, const Pl
   Env e;
   e.deeploy = ctx.conventions == "deeploy" || t.policy.rfind("deeploy", 0) == 0;
   e.every_tile = t.policy == "deeploy";   // as compiler/schedule/build_layer.cc
+  e.dw3x3_s1 = !e.deeploy && policy_calls_dw3x3_s1(t.policy, spec);   // as sim/cluster/cluster.cc
   const auto names = policy_names();
   const bool known = std::find(names.begin(), names.end(), t.policy) != names.end();
   const std::string policy = known ? t.policy : (e.deeploy ? "deeploy" : "dory");
@@ -68,7 +69,7 @@ int64_t analytic_cycles(const Graph& g, int node, const LayerTiling& t, const Pl
   e.fork = spec.cluster.cost.t_fork;
   if (!L.tileable) {   // whole-tensor step: one kernel on the home buffers, one fork
     std::vector<Shape> out{g.tensor(g.nodes[static_cast<size_t>(node)].outputs[0]).shape};
-    return e.fork + cluster_kernel_cost(L.lean, L.whole_in, out, e.workers, {0, e.deeploy}).cycles;
+    return e.fork + cluster_kernel_cost(L.lean, L.whole_in, out, e.workers, {0, e.deeploy, e.dw3x3_s1}).cycles;
   }
   return step_cycles(L, t, e);
 }

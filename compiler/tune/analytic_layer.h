@@ -70,6 +70,7 @@ struct Env {
   double simple_bpc = 1;
   bool deeploy = false;          // fork per tile, no extra barriers
   bool every_tile = false;       // policy deeploy: every input cube loaded at every single-buffered tile
+  bool dw3x3_s1 = false;         // the tuned flow calls pulp_nn_depthwise_3x3_s1 where it applies
   int64_t wake = 0, bar = 0, fork = 0;
   std::vector<Piece> pieces;     // scratch
   uint64_t gen = 0;              // identifies tx / ti for the copy-cost memo (analytic_step.cc)

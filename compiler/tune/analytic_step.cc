@@ -169,7 +169,7 @@ int64_t step_cycles(const Layer& L, const LayerTiling& t, Env& e) {
               std::vector<Shape> ins, outs{tile_ext(L, nin, ck.n, hk, wk)};
               for (size_t k = 0; k < nin; ++k) ins.push_back(tile_ext(L, k, ck.n, hk, wk));
               const size_t i = idx(ci, hi, wi);
-              kc[i] = cluster_kernel_cost(tile_params(L, ck.n, hk, wk), ins, outs, e.workers, {0, e.deeploy}).cycles + e.wake + e.bar +
+              kc[i] = cluster_kernel_cost(tile_params(L, ck.n, hk, wk), ins, outs, e.workers, {0, e.deeploy, e.dw3x3_s1}).cycles + e.wake + e.bar +
                       (e.deeploy ? e.fork : 0);
               st[i] = l1_copy(e, outs[0], packed_like(outs[0], L.y.home), ydst, L.y.esize, false, 0, 0);
               if (pipelined)

@@ -25,12 +25,14 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kFormatVersion = 7;   // bump when an entry's fields change (2: L3 options, network plans on one
+constexpr int kFormatVersion = 8;   // bump when an entry's fields change (2: L3 options, network plans on one
                                     // branch, objective and energy on the other; 3: both; 4: a layer's options
                                     // include DORY's L3 decisions at smaller L1 sizes; 5: options may fill
                                     // the whole L2 level, weight rings up to 64 slab buffers; 6: an NPU layer's
                                     // simulated tiles include the best at each L1 size of the ladder; 7: NPU
-                                    // layers have options per L3 decision, DORY's ladder decisions are kind "ladder")
+                                    // layers have options per L3 decision, DORY's ladder decisions are kind "ladder";
+                                    // 8: the tuned flow's depthwise tiles may run pulp_nn_depthwise_3x3_s1, so
+                                    // the candidates' simulated cycles changed)
 
 // An integer field. A JSON number with a fraction or exponent must not reach nlohmann's
 // get<integer>, which converts it with a plain cast, undefined beyond the type's range (as in the

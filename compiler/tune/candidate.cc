@@ -24,8 +24,10 @@
 #include <tuple>
 
 #include "compiler/tiler/internal.h"
+#include "compiler/tiler/policy.h"
 #include "compiler/tune/analytic_internal.h"
 #include "compiler/tune/candidate.h"
+#include "kernels/conv/cost_dw3x3_s1.h"
 
 namespace edgesim {
 
@@ -61,7 +63,7 @@ namespace {
 
 // reloads_per_slab: the weights / constants are reloaded at every L2 slab (several Cout slabs of
 // an L3-tiled layer), which the slab geometry alone cannot show.
-int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_per_slab) {
+int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_per_slab, bool dw3x3_s1) {
   const bool gemm = s.kind == OpKind::Gemm;
   const int64_t C = s.cout, H = s.h_out, W = gemm || s.rows ? 1 : s.w_out;
   const int64_t tc = t.whole ? C : pick_ext(t.n_out, C);
@@ -91,6 +93,7 @@ int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_pe
       if (s.inputs() > 1) x2 = bytes(tc * th * tw, s.bx2);
     } else {
       x = bytes(ch * rows * cols, s.bx);
+      if (dw3x3_s1 && runs_dw3x3_s1(s, tw)) x = std::max(x, bytes(ch * (th + 2) * cols, s.bx));   // its zero rows
     }
     if (s.kind == OpKind::Conv)
       w = bytes(tc * (s.cin / std::max<int64_t>(s.groups, 1)) * s.kh * s.kw, s.bw);
@@ -113,7 +116,18 @@ int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_pe
 
 }  // namespace
 
-int64_t l1_footprint(const LayerGeom& s, const L1Tiling& t, int db) { return footprint(s, t, db, false); }
+int64_t l1_footprint(const LayerGeom& s, const L1Tiling& t, int db, bool dw3x3_s1) {
+  return footprint(s, t, db, false, dw3x3_s1);
+}
+
+bool runs_dw3x3_s1(const LayerGeom& g, int64_t tile_w) {
+  if (g.kind != OpKind::Conv || !g.depthwise) return false;
+  ConvParams p;
+  p.kh = g.kh, p.kw = g.kw, p.sh = g.sh, p.sw = g.sw, p.dh = g.dh, p.dw = g.dw;
+  p.pad_t = g.pt, p.pad_l = g.pl, p.pad_b = g.pb, p.pad_r = g.pr;
+  p.groups = g.groups;
+  return depthwise_3x3_s1_applies(p, {1, g.cin, g.h_in, g.w_in}, {1, g.cout, g.h_out, tile_w});
+}
 
 namespace {
 
@@ -145,7 +159,7 @@ std::vector<int64_t> col_list(int64_t W) {
 
 }  // namespace
 
-std::vector<Candidate> enumerate_candidates(const Graph& g, int node, const LayerTiling& base, const PlatformSpec&,
+std::vector<Candidate> enumerate_candidates(const Graph& g, int node, const LayerTiling& base, const PlatformSpec& spec,
                                             int64_t l1_budget, size_t max) {
   const LayerGeom geom = layer_geom(g, node);
   const LayerGeom s = slab_geom(geom, base.l3);
@@ -179,7 +193,7 @@ std::vector<Candidate> enumerate_candidates(const Graph& g, int node, const Laye
           else if (s.groups > 1) t.l1.n_in = n / unit * (s.cin / s.groups);
           t.l1.db = db;
           t.l1.whole = whole;
-          const int64_t fp = footprint(s, t.l1, db, cout_slabs);
+          const int64_t fp = footprint(s, t.l1, db, cout_slabs, policy_calls_dw3x3_s1("tuned", spec));   // the tuned flow's
           if (fp > l1_budget) continue;
           t.l1.l1_bytes = fp;
           out.push_back(std::move(c));

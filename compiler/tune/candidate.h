@@ -23,8 +23,14 @@ struct Candidate {
 // L1 bytes the schedule builder allocates for one step of layer `g` (the L2 slab geometry) with
 // tile `t` and L1 buffering `db` (docs/schedule.md §4.2: x, x2, w, c, y buffers sized for the
 // largest tile, `db` copies each unless the slab is one tile or the weights one load, 8-byte
-// aligned).
-int64_t l1_footprint(const LayerGeom& slab, const L1Tiling& t, int db);
+// aligned). dw3x3_s1: the tuned flow's schedule, whose pulp_nn_depthwise_3x3_s1 tiles
+// (runs_dw3x3_s1) hold Hout + 2 input rows.
+int64_t l1_footprint(const LayerGeom& slab, const L1Tiling& t, int db, bool dw3x3_s1 = false);
+
+// Whether the layer's tiles of output width tile_w run pulp_nn_depthwise_3x3_s1 in the tuned flow
+// (kernels/conv/cost_dw3x3_s1.h: a 3x3 stride-1 depthwise layer with one column of padding each
+// side, an even width, whole-width tiles).
+bool runs_dw3x3_s1(const LayerGeom& g, int64_t tile_w);
 
 // The high water of L1 buffers that share one lifetime, as the first-fit planner places them:
 // largest first, each at an 8-byte aligned offset.

@@ -8,6 +8,7 @@
 
 #include "compiler/tiler/internal.h"
 #include "compiler/tiler/policy.h"
+#include "kernels/conv/cost_dw3x3_s1.h"
 
 namespace edgesim {
 
@@ -64,7 +65,7 @@ std::vector<int64_t> rows_of(int64_t H) {
 
 }  // namespace
 
-int64_t fused_l1_footprint(const Graph& g, int p, int c, int64_t h, int64_t w, int db) {
+int64_t fused_l1_footprint(const Graph& g, const PlatformSpec& spec, int p, int c, int64_t h, int64_t w, int db) {
   const Node& P = g.nodes.at(static_cast<size_t>(p));
   const Node& C = g.nodes.at(static_cast<size_t>(c));
   const ConvParams& pp = P.as<ConvParams>();
@@ -76,6 +77,7 @@ int64_t fused_l1_footprint(const Graph& g, int p, int c, int64_t h, int64_t w, i
   const int64_t Hm = mid.shape[2], Wm = mid.shape[3], Cm = mid.shape[1];
   const int64_t Hy = y.shape[2], Wy = y.shape[3], Cy = y.shape[1];
   h = std::min(h, Hy), w = std::min(w, Wy);
+  const bool s1 = policy_calls_dw3x3_s1("tuned", spec);
   int64_t x_max = 0, m_max = 0, y_max = 0, tiles = 0;
   for (int64_t r = 0; r < Hy; r += h)
     for (int64_t q = 0; q < Wy; q += w) {
@@ -84,6 +86,8 @@ int64_t fused_l1_footprint(const Graph& g, int p, int c, int64_t h, int64_t w, i
       const auto xr = window(mr.first, mr.second, pp.kh, pp.sh, pp.dh, pp.pad_t, Hx);
       const auto xc = window(mc.first, mc.second, pp.kw, pp.sw, pp.dw, pp.pad_l, Wx);
       x_max = std::max(x_max, bytes(x, Cx * xr.second * xc.second));
+      if (s1 && depthwise_3x3_s1_applies(pp, {1, Cx, Hx, Wx}, {1, Cm, Hm, mc.second}))   // the tuned flow's kernel
+        x_max = std::max(x_max, bytes(x, Cx * (mr.second + 2) * Wx));             // reads its zero rows
       m_max = std::max(m_max, bytes(mid, Cm * mr.second * mc.second));
       y_max = std::max(y_max, bytes(y, Cy * nh * nw));
       ++tiles;
@@ -153,7 +157,7 @@ std::vector<FusionChoice> tune_fusion(const Graph& g, const PlatformSpec& spec, 
         const int64_t w = (ys[3] + d - 1) / d;
         if (d > 1 && w == (ys[3] + d / 2 - 1) / (d / 2)) continue;   // the same width again
         for (int db : {2, 1})
-          if (fused_l1_footprint(g, p, c, h, w, db) <= l1_budget) tiles.push_back({h, w, db});
+          if (fused_l1_footprint(g, spec, p, c, h, w, db) <= l1_budget) tiles.push_back({h, w, db});
       }
     f.candidates = tiles.size();
     if (tiles.empty()) continue;
@@ -176,7 +180,7 @@ std::vector<FusionChoice> tune_fusion(const Graph& g, const PlatformSpec& spec, 
       a.l3.n_out = layer_geom(g, p).cout, b.l3.n_out = ys[1];
       a.net.fuse = true;
       b.l1.n_out = ys[1], b.l1.h_out = t.h, b.l1.w_out = t.w, b.l1.db = t.db, b.l1.whole = false;
-      b.l1.l1_bytes = fused_l1_footprint(g, p, c, t.h, t.w, t.db);
+      b.l1.l1_bytes = fused_l1_footprint(g, spec, p, c, t.h, t.w, t.db);
       plans.push_back({a, b});
     }
     const std::vector<int64_t> v = net.evaluate(pair, plans, spec);

@@ -30,7 +30,7 @@ struct FusionChoice {
 
 // L1 bytes of the fused step of producer p and consumer c with the consumer's output tiles of
 // h rows x w columns (all channels) and buffering db, as the schedule builder allocates them.
-int64_t fused_l1_footprint(const Graph& g, int p, int c, int64_t h, int64_t w, int db);
+int64_t fused_l1_footprint(const Graph& g, const PlatformSpec& spec, int p, int c, int64_t h, int64_t w, int db);
 
 // Graph of the given nodes of g in order: tensors they read that no node of the list writes
 // become graph inputs (constants stay constants), tensors read by no node of the list or that

@@ -11,6 +11,7 @@
 #include "compiler/tiler/internal.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/branch_order.h"
+#include "compiler/tune/candidate.h"
 #include "compiler/tune/fusion.h"
 #include "compiler/tune/prefetch_gain.h"
 #include "compiler/tune/prefetch_plan.h"
@@ -96,11 +97,11 @@ int fused_consumer_of(const Graph& g, int p) {
 
 // What `plan` changes beyond L1 tiles, against DORY's decisions (dory: per layer node, may be
 // shorter when DORY could not tile the network).
-std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const NetPlan& dory) {
+std::vector<std::string> describe(const Graph& g, const PlatformSpec& spec, const NetPlan& plan, const NetPlan& dory) {
   std::vector<std::string> out;
   std::map<int, const LayerTiling*> ref;
   for (const LayerTiling& t : dory) ref[t.node] = &t;
-  std::vector<std::string> pf, streams, kept, whole, loops, staged, fused;
+  std::vector<std::string> pf, streams, kept, whole, loops, staged, fused, dw_s1;
   for (const LayerTiling& t : plan) {
     const std::string& name = g.nodes.at(static_cast<size_t>(t.node)).name;
     if (t.net.consts_l3) staged.push_back(name);
@@ -119,6 +120,9 @@ std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const Net
     else if (r != ref.end() && r->second->l3.weights_in_l3 && !t.l3.tiled())
       whole.push_back(name);
     if (t.policy == "tuned-deeploy") loops.push_back(name);
+    if (policy_calls_dw3x3_s1(t.policy, spec) && g.nodes.at(static_cast<size_t>(t.node)).engine == "cluster" &&
+        runs_dw3x3_s1(geom, t.l1.whole || t.l1.w_out <= 0 ? geom.w_out : t.l1.w_out))
+      dw_s1.push_back(name);
     if (t.net.fuse) fused.push_back(name + " -> " + g.nodes.at(static_cast<size_t>(fused_consumer_of(g, t.node))).name);
   }
   auto line = [&](const std::string& what, const std::vector<std::string>& v) {
@@ -130,6 +134,7 @@ std::vector<std::string> describe(const Graph& g, const NetPlan& plan, const Net
   line("activations kept in L2 where DORY spills them to L3", kept);
   line("layers whole in L2 where DORY reads their weights from L3 in slabs", whole);
   line("Deeploy's loop (a fork per tile)", loops);
+  line("depthwise on pulp_nn_depthwise_3x3_s1 (whole-width tiles) instead of DORY's generic kernel", dw_s1);
   if (!staged.empty())
     out.push_back(fmt::format("constants homed in L3 and staged per layer with its weights: {} layers", staged.size()));
   return out;
@@ -406,7 +411,7 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
     r.peak_after = r.peak_before;
   }
   if (r.chosen == "tuned") {
-    r.changes = describe(g, r.tilings, dory);
+    r.changes = describe(g, spec, r.tilings, dory);
     if (bo.changed())
       r.changes.insert(r.changes.begin(), fmt::format("branches reordered ({} regions, {} legal orders): activation peak "
                                                       "L2 {} -> {} B",

@@ -23,12 +23,12 @@ bool same_tile(const LayerTiling& a, const LayerTiling& b) {
 // The tuned-flow form of a tiling with L1 buffering db (if its footprint fits); loop "tuned" is
 // DORY's loop, "tuned-deeploy" Deeploy's (a tuned network chooses the loop per layer too).
 void add_tuned_form(std::vector<Candidate>& out, const LayerTiling& t, const std::string& origin, int db,
-                    const LayerGeom& geom, int64_t l1_budget, const char* loop = "tuned") {
+                    const LayerGeom& geom, const PlatformSpec& spec, int64_t l1_budget, const char* loop = "tuned") {
   Candidate c{t, origin};
   c.tiling.policy = loop;
   c.tiling.l1.db = db;
   const LayerGeom slab = slab_geom(geom, t.l3);
-  if (l1_footprint(slab, c.tiling.l1, db) > l1_budget) return;
+  if (l1_footprint(slab, c.tiling.l1, db, policy_calls_dw3x3_s1(loop, spec)) > l1_budget) return;
   for (const Candidate& o : out)
     if (same_tile(o.tiling, c.tiling)) return;
   out.push_back(std::move(c));
@@ -128,9 +128,9 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
   std::vector<Candidate> cands;
   std::vector<size_t> opt_of;   // candidate -> option
   for (int d : {1, 2}) {
-    if (r.has_dory) add_tuned_form(cands, r.dory, "dory", d, geom, l1_budget);
-    if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, l1_budget);
-    if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, l1_budget, "tuned-deeploy");
+    if (r.has_dory) add_tuned_form(cands, r.dory, "dory", d, geom, spec, l1_budget);
+    if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, spec, l1_budget);
+    if (r.has_deeploy) add_tuned_form(cands, r.deeploy, "deeploy", d, geom, spec, l1_budget, "tuned-deeploy");
   }
   const size_t n_refs = cands.size();
   opt_of.assign(n_refs, 0);
@@ -140,7 +140,7 @@ LayerTuneResult tune_layer(const Graph& g, int node, const TilingContext& ctx, c
     LayerTiling b = base;
     b.l3 = options[o].l3;
     for (Candidate& c : enumerate_candidates(g, node, b, spec, l1_budget, opt.max_candidates))
-      add_tuned_form(cands, c.tiling, "enum", c.tiling.l1.db, geom, l1_budget);
+      add_tuned_form(cands, c.tiling, "enum", c.tiling.l1.db, geom, spec, l1_budget);
     opt_of.resize(cands.size(), o);
   }
   AnalyticEvaluator analytic;

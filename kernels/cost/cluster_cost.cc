@@ -1,6 +1,7 @@
 // Dispatch from a node's params to its family's cluster cost model (TIMING_MODELS.md §2,
 // docs/timing.md "Cluster kernel cost models"):
 //   Conv -> conv_Ho_parallel | pointwise_HoWo_parallel | depthwise_generic  (kernels/conv)
+//           tuned flow: depthwise_3x3_s1 where it applies                   (conv/cost_dw3x3_s1)
 //   Gemm -> linear (M == 1) | matmul (M > 1)                                (kernels/gemm)
 //           Deeploy: RequantizedGemm rows of pulp_nn_linear | MatrixVec | TallGEMM (gemm/cost_deeploy)
 //   Pool -> maxpool | avgpool                                               (kernels/pool)
@@ -27,6 +28,7 @@
 
 #include "kernels/act/cost_cluster.h"
 #include "kernels/conv/cost_cluster.h"
+#include "kernels/conv/cost_dw3x3_s1.h"
 #include "kernels/cost/cluster_common.h"
 #include "kernels/eltwise/cost_cluster.h"
 #include "kernels/eltwise/cost_deeploy.h"
@@ -82,8 +84,10 @@ KernelCost cluster_kernel_cost(const OpParams& p, const std::vector<Shape>& inpu
         using P = std::decay_t<decltype(q)>;
         const auto& y = [&](const char* op) -> const Shape& { return operand(outputs, 0, op, "output"); };
         if constexpr (std::is_same_v<P, ConvParams>) {
-          return on_memory(conv_cluster_cost(q, operand(inputs, 0, "conv", "input x"), y("conv"), cluster),
-                           kMatmulMemShare, lat);
+          const Shape& x = operand(inputs, 0, "conv", "input x");
+          if (opt.dw3x3_s1 && depthwise_3x3_s1_applies(q, x, y("conv")))
+            return on_memory(depthwise_3x3_s1_cost(q, x, y("conv"), cluster), kMatmulMemShare, lat);
+          return on_memory(conv_cluster_cost(q, x, y("conv"), cluster), kMatmulMemShare, lat);
         } else if constexpr (std::is_same_v<P, GemmParams>) {
           const Shape& a = operand(inputs, 0, "gemm", "input a");
           const Shape b = inputs.size() > 1 ? inputs[1] : Shape{};

@@ -22,6 +22,9 @@ struct ClusterCostOptions {
   // pulp_nn_linear / MatrixVec / TallGEMM, UniformRequantShift, Mul, Concat on one core. The
   // transformer ops always use Deeploy's structure (no other library has them).
   bool deeploy = false;
+  // The tuned flow's kernel choice: a depthwise tile that pulp_nn_depthwise_3x3_s1 computes
+  // (kernels/conv/cost_dw3x3_s1.h) runs it instead of depthwise_generic.
+  bool dw3x3_s1 = false;
 };
 
 // Throws std::invalid_argument when the cluster has no cost section (cluster.cost.present).

@@ -29,6 +29,7 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
     c.single_core_issue = true;
   } else {
     c.single_core_issue = p.budgets.dory.present && p.budgets.dory.single_core_dma;
+    c.dw3x3_s1 = policy_calls_dw3x3_s1(policy, p);
   }
   return c;
 }
@@ -58,6 +59,7 @@ void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& co
   ClusterCostOptions opt;
   opt.mem_latency = in_l1 ? 0 : p_.l2.latency_from_cluster;
   opt.deeploy = conv.deeploy_kernels;
+  opt.dw3x3_s1 = conv.dw3x3_s1;
   // impl riscv_host: one core running TVM's plain C loops (kernels/host/cost.h).
   const KernelCost k = p_.cluster.impl == "riscv_host" ? host_kernel_cost(c.params, in, out, p_.cluster.host_cost)
                                                         : cluster_kernel_cost(c.params, in, out, workers_, opt);

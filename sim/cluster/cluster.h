@@ -38,6 +38,7 @@ struct ClusterConventions {
   int64_t extra_barriers = 3;     // per tiled kernel (DORY 3, Deeploy 0)
   bool single_core_issue = false; // Deeploy's tiling loop / GAP9's single_core_dma
   bool deeploy_kernels = false;   // Deeploy's kernel library (ClusterCostOptions::deeploy)
+  bool dw3x3_s1 = false;          // the tuned flow's depthwise kernel choice (ClusterCostOptions::dw3x3_s1)
   int64_t workers = 8;            // cores the kernels run on (the policy's budgets: GAP9 uses 8 of 9)
   bool fork_per_layer = true;     // DORY's network.c forks each layer; the paper-era loop
                                   // (network loop "dory-2020") runs the whole network in one

@@ -131,7 +131,7 @@ TEST_CASE("fused pairs: random conv chains run bit-exact, the intermediate never
     int64_t step_l1 = 0;   // the fused step's L1 high water (its buffers start at offset 0)
     for (const Buffer& b : s.buffers)
       if (b.level == Level::L1 && b.first_step == p) step_l1 = std::max(step_l1, b.offset + b.bytes);
-    CHECK(fused_l1_footprint(g, p, c, t[static_cast<size_t>(c)].l1.h_out, t[static_cast<size_t>(c)].l1.w_out,
+    CHECK(fused_l1_footprint(g, spec, p, c, t[static_cast<size_t>(c)].l1.h_out, t[static_cast<size_t>(c)].l1.w_out,
                              t[static_cast<size_t>(c)].l1.db) == step_l1);
     const auto in = test::random_inputs(g, static_cast<uint32_t>(i));
     const auto want = interpret(g, in);
