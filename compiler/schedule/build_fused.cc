@@ -125,7 +125,7 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
     x_max = std::max(x_max, bytes_of(x_home, f.x));
     if (dw3x3_s1 && std::holds_alternative<ConvParams>(f.tp.params) &&
         depthwise_3x3_s1_applies(std::get<ConvParams>(f.tp.params), f.x.ext, f.mid.ext))
-      x_max = std::max(x_max, f.x.ext[0] * f.x.ext[1] * (f.mid.ext[2] + 2) * f.x.ext[3] *
+      x_max = std::max(x_max, depthwise_3x3_s1_input_elements(f.x.ext, f.mid.ext) *
                                   static_cast<int64_t>(dtype_size(x_home.dtype)));
     mid_max = std::max(mid_max, bytes_of(mid_like, f.mid));
     y_max = std::max(y_max, bytes_of(y_home, f.y));

@@ -256,8 +256,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         for (size_t k = 0; k < nin; ++k) in_max[k] = std::max(in_max[k], bytes_of(in_home[k], ti.tp.in_boxes[k]));
         if (dw3x3_s1 && nin > 0 && std::holds_alternative<ConvParams>(ti.tp.params) &&
             depthwise_3x3_s1_applies(std::get<ConvParams>(ti.tp.params), ti.tp.in_boxes[0].ext, ti.out.ext)) {
-          const Shape& x = ti.tp.in_boxes[0].ext;
-          in_max[0] = std::max(in_max[0], x[0] * x[1] * (ti.out.ext[2] + 2) * x[3] *
+          in_max[0] = std::max(in_max[0], depthwise_3x3_s1_input_elements(ti.tp.in_boxes[0].ext, ti.out.ext) *
                                               static_cast<int64_t>(dtype_size(in_home[0].dtype)));
         }
         y_max = std::max(y_max, bytes_of(y_home, ti.out));

@@ -93,7 +93,8 @@ int64_t footprint(const LayerGeom& s, const L1Tiling& t, int db, bool reloads_pe
       if (s.inputs() > 1) x2 = bytes(tc * th * tw, s.bx2);
     } else {
       x = bytes(ch * rows * cols, s.bx);
-      if (dw3x3_s1 && runs_dw3x3_s1(s, tw)) x = std::max(x, bytes(ch * (th + 2) * cols, s.bx));   // its zero rows
+      if (dw3x3_s1 && runs_dw3x3_s1(s, tw))   // its zero rows
+        x = std::max(x, bytes(depthwise_3x3_s1_input_elements({1, ch, rows, cols}, {1, ch, th, tw}), s.bx));
     }
     if (s.kind == OpKind::Conv)
       w = bytes(tc * (s.cin / std::max<int64_t>(s.groups, 1)) * s.kh * s.kw, s.bw);

@@ -87,7 +87,7 @@ int64_t fused_l1_footprint(const Graph& g, const PlatformSpec& spec, int p, int 
       const auto xc = window(mc.first, mc.second, pp.kw, pp.sw, pp.dw, pp.pad_l, Wx);
       x_max = std::max(x_max, bytes(x, Cx * xr.second * xc.second));
       if (s1 && depthwise_3x3_s1_applies(pp, {1, Cx, Hx, Wx}, {1, Cm, Hm, mc.second}))   // the tuned flow's kernel
-        x_max = std::max(x_max, bytes(x, Cx * (mr.second + 2) * Wx));             // reads its zero rows
+        x_max = std::max(x_max, bytes(x, depthwise_3x3_s1_input_elements({1, Cx, xr.second, Wx}, {1, Cm, mr.second, Wx})));
       m_max = std::max(m_max, bytes(mid, Cm * mr.second * mc.second));
       y_max = std::max(y_max, bytes(y, Cy * nh * nw));
       ++tiles;

@@ -140,14 +140,8 @@ int64_t depthwise_misaligned(const ConvParams& p, const ConvGeom& g, int64_t ch,
   const int64_t taps = p.kh * p.kw, left = taps % 4, words = ceil_div(p.kw, 4);
   const int64_t hp = g.hin + p.pad_t + p.pad_b;
   const int64_t buf = core * (p.kw * hp + p.kw);
-  auto mis = [](int64_t a) { return (a % 4 + 4) % 4 != 0 ? 1 : 0; };
-  // #{i in [0, n): base + i·step not a multiple of 4}: the residues repeat with period 4.
-  auto count = [&](int64_t base, int64_t step, int64_t n) {
-    int64_t m = 0;
-    for (int64_t k = 0; k < std::min<int64_t>(n, 4); ++k)
-      if (mis(base + k * step)) m += (n - k + 3) / 4;
-    return m;
-  };
+  auto mis = [](int64_t a) { return misaligned_word(a) ? 1 : 0; };
+  const auto count = misaligned_words;
   int64_t total = 0;
   for (int64_t ox = 0; ox < g.wout; ++ox) {
     const int64_t col = ox * p.sw - p.pad_l;

@@ -40,15 +40,6 @@ constexpr int64_t kChannel = 30;
 // the channel before the call (the layer's code, a memset; the stores' alignment not counted)
 constexpr int64_t kZeroRow = 2;
 
-bool misaligned(int64_t byte_offset) { return byte_offset % 4 != 0; }
-
-// #{k in [0, n): base + 2k not a multiple of 4}
-int64_t misaligned_steps_of_2(int64_t base, int64_t n) {
-  if (n <= 0) return 0;
-  if (base % 2 != 0) return n;
-  return base % 4 == 0 ? n / 2 : (n + 1) / 2;
-}
-
 }  // namespace
 
 bool depthwise_3x3_s1_applies(const ConvParams& p, const Shape& x, const Shape& y) {
@@ -58,6 +49,8 @@ bool depthwise_3x3_s1_applies(const ConvParams& p, const Shape& x, const Shape& 
          p.dh == 1 && p.dw == 1 && p.pad_l == 1 && p.pad_r == 1 && y[3] == w && w >= 2 && w % 2 == 0 &&
          hin + p.pad_t + p.pad_b == y[2] + 2 && y[2] >= 1 && x[0] == y[0];
 }
+
+int64_t depthwise_3x3_s1_input_elements(const Shape& x, const Shape& y) { return x[0] * x[1] * (y[2] + 2) * x[3]; }
 
 KernelCost depthwise_3x3_s1_cost(const ConvParams& p, const Shape& x, const Shape& y, const ClusterSpec& cl) {
   require_cost(cl);
@@ -79,11 +72,11 @@ KernelCost depthwise_3x3_s1_cost(const ConvParams& p, const Shape& x, const Shap
     const int64_t n = share(ch_n, cl.n_cores, core);
     int64_t cycles = n * (kChannel + hout * per_row + zero_rows), mis = 0;
     for (int64_t ch = core * chunk; ch < core * chunk + n && c.c_misalign > 0; ++ch) {
-      for (int64_t f = 0; f < 3; ++f) mis += misaligned(ch * 9 + 3 * f) ? 1 : 0;   // the filter rows' words
+      mis += misaligned_words(ch * 9, 3, 3);   // the filter rows' words
       for (int64_t r = 0; r < hout; ++r)
         for (int64_t j = 0; j < 3; ++j) {   // the three input rows the output row reads
           const int64_t s = (ch * rows + r + j) * w;
-          mis += (misaligned(s) ? 1 : 0) + misaligned_steps_of_2(s, pairs) + (misaligned(s + 2 * pairs) ? 1 : 0);
+          mis += misaligned_words(s, 2, pairs + 1) + (misaligned_word(s) ? 1 : 0);   // pairs and right column, left column
         }
     }
     t[static_cast<size_t>(core)] = cycles + mis * c.c_misalign;

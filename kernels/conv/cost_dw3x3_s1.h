@@ -42,6 +42,10 @@ namespace edgesim {
 // (NCHW logical views of one Compute command) with the params' tile pads.
 bool depthwise_3x3_s1_applies(const ConvParams& p, const Shape& x, const Shape& y);
 
+// Elements of the input buffer the kernel reads for such a tile: every channel's Hout + 2 rows of
+// the whole width, its zero rows included (x may hold fewer rows: the tile's real input rows).
+int64_t depthwise_3x3_s1_input_elements(const Shape& x, const Shape& y);
+
 // Its cost on the cluster; throws std::invalid_argument when the tile is not one it computes
 // (depthwise_3x3_s1_applies) or the cluster has no cost section.
 KernelCost depthwise_3x3_s1_cost(const ConvParams& p, const Shape& x, const Shape& y, const ClusterSpec& cl);

@@ -31,6 +31,17 @@ inline void require_cost(const ClusterSpec& cl) {
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
 
+// A word access at byte address a is misaligned unless a is a multiple of 4 (GVSoC's core splits
+// it in two, cluster.cost.c_misalign).
+inline bool misaligned_word(int64_t a) { return (a % 4 + 4) % 4 != 0; }
+// #{i in [0, n): base + i·step misaligned}: the residues repeat with period 4.
+inline int64_t misaligned_words(int64_t base, int64_t step, int64_t n) {
+  int64_t m = 0;
+  for (int64_t k = 0; k < std::min<int64_t>(n, 4); ++k)
+    if (misaligned_word(base + k * step)) m += (n - k + 3) / 4;
+  return m;
+}
+
 // Items of `n` (split in chunks of ⌈n/parts⌉) that part `c` receives.
 inline int64_t share(int64_t n, int64_t parts, int64_t c) {
   if (n <= 0 || parts <= 0) return 0;
