@@ -35,9 +35,11 @@
 #include "sim/cli/flow_args.h"
 #include "sim/cli/run_session.h"
 #include "sim/report/report.h"
+#include "sim/sweep/carry.h"
 #include "sim/sweep/evaluate.h"
 #include "sim/sweep/grid.h"
 #include "sim/sweep/pareto.h"
+#include "sim/tune/net_sim_evaluator.h"
 #include "sim/tune/sim_evaluator.h"
 
 namespace py = pybind11;
@@ -246,6 +248,11 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
       const sweep::PointRef p = sweep::point_at(s, i);
       records.push_back(sweep::evaluate_point(s, nets.at(p.network), p, cli::tiling_size_hint));
     }
+    // Tuned plans carried to the points with more memory, as `edgesim sweep` does (sim/sweep/carry.h).
+    sweep::carry_tuned_plans(s, records, [&](size_t i, const nlohmann::json& plan) {
+      const sweep::PointRef p = sweep::point_at(s, i);
+      return sweep::evaluate_plan(s, nets.at(p.network), p, plan);
+    });
   }
   const std::vector<std::string> keys = sweep::axis_keys(s);
   py::list points, front;
@@ -341,8 +348,10 @@ PYBIND11_MODULE(edgesim, m) {
       PyErr_SetString(error.ptr(), e.what());
     }
   });
-  // `policy="tuned"` simulates its candidates on the SystemC model, as in the CLI (main.cc).
+  // `policy="tuned"` simulates its candidates and network plans on the SystemC model, as in the CLI
+  // (main.cc).
   tune_settings().make_simulator = [](int jobs) { return std::make_unique<SimulatingEvaluator>(jobs); };
+  tune_settings().make_network_simulator = [](int jobs) { return std::make_unique<NetSimEvaluator>(jobs); };
   using py::arg;
   const std::vector<std::string> none;
   m.def("platforms", &platforms_list, "The bundled platforms: [{name, path}]");

@@ -103,7 +103,7 @@ class TunedPolicy : public TilingPolicy {
 
 std::unique_ptr<TilingPolicy> make_tuned_policy() { return std::make_unique<TunedPolicy>(); }
 
-std::vector<int> prepare_tuned_graph(Graph& g, PlatformSpec& spec, EngineAssignment* a) {
+std::vector<int> prepare_tuned_graph(Graph& g, PlatformSpec& spec, EngineAssignment* a, std::string* library) {
   const NetworkTuneResult r = tune_network_with_settings(g, spec, true, a ? a->preference : std::vector<std::string>{});
   // Engine reasons follow their nodes into the new order.
   if (a && r.order.size() == a->why_not.size()) {
@@ -113,6 +113,7 @@ std::vector<int> prepare_tuned_graph(Graph& g, PlatformSpec& spec, EngineAssignm
   }
   apply_network(g, r);
   if (!r.library.empty()) spec = flow_platform(spec, r.library);
+  if (library) *library = r.library;
   if (a)
     for (const EngineChange& c : r.engine_changes)
       if (c.what == "engine" && static_cast<size_t>(c.node) < a->why_not.size())

@@ -41,8 +41,10 @@ std::unique_ptr<TilingPolicy> make_tuned_policy();
 // engines its plan runs with and notes each moved layer in a->why_not (kept with its node); when
 // the plan is Deeploy's flow with its own kernel library (NetworkTuneResult::library), spec
 // becomes flow_platform(spec, "deeploy"), the platform the flow then tiles and times with.
-// Returns the order: node i of g now is node order[i] of g as given.
-std::vector<int> prepare_tuned_graph(Graph& g, PlatformSpec& spec, EngineAssignment* a = nullptr);
+// Returns the order: node i of g now is node order[i] of g as given. `library`, when given, is set
+// to the plan's NetworkTuneResult::library ("" the platform's kernels).
+std::vector<int> prepare_tuned_graph(Graph& g, PlatformSpec& spec, EngineAssignment* a = nullptr,
+                                     std::string* library = nullptr);
 
 // The tune cache of tune_settings().cache_path, one per process (kept while the path stays the
 // same), so a plan found by prepare_tuned_graph is the one the policy then uses, also without a

@@ -158,6 +158,7 @@ int run_sweep_command(const SweepArgs& a) {
   const SweepSpec spec = build_spec(a);
   const std::vector<SweepNetwork> nets = import_networks(spec);
   const Evaluate evaluate = make_evaluate(spec, nets, tiling_size_hint);
+  const EvaluatePlan carry = make_evaluate_plan(spec, nets);   // tuned plans to more memory (carry.h)
   const SweepOutputs out{a.csv, a.json, a.report, a.fresh, sweep_provenance(spec, a)};
   const bool tty = ::isatty(STDOUT_FILENO) == 1;
 
@@ -174,7 +175,7 @@ int run_sweep_command(const SweepArgs& a) {
     try {
       return run_sweep(spec, out, [&](const std::vector<size_t>& pending, const Sink& sink) {
         mpi.serve(pending, rank_evaluate, sink);
-      }, std::cout, tty);
+      }, std::cout, tty, nullptr, carry);
     } catch (...) {
       if (!mpi.served()) mpi.serve({}, rank_evaluate, [](size_t, const std::string&) {});   // release the workers
       throw;
@@ -186,7 +187,7 @@ int run_sweep_command(const SweepArgs& a) {
     if (a.jobs > 1 || a.point_timeout > 0) dispatch_workers(a.jobs, pending, evaluate, sink, on_crash, a.point_timeout);
     else dispatch_in_process(pending, evaluate, sink);
   };
-  return run_sweep(spec, out, dispatch, std::cout, tty);
+  return run_sweep(spec, out, dispatch, std::cout, tty, nullptr, carry);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Evaluation of one sweep point (evaluate.h): platform, tiling, schedule, timing-only simulation.
 #include "sim/sweep/evaluate.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -9,6 +10,8 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/schedule/json.h"
+#include "compiler/tune/network_tune.h"
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
@@ -131,6 +134,51 @@ PointRecord point_identity(const SweepSpec& s, const PointRef& p) {
   return r;
 }
 
+namespace {
+
+// Steps 4 and 5 of a point (its tilings scheduled and simulated timing-only) into r.
+PointRecord schedule_and_simulate(PointRecord r, const SweepNetwork& net, const Graph& graph, const PlatformSpec& spec,
+                                  const std::vector<LayerTiling>& tilings) {
+  Schedule sched;
+  try {
+    MemoryEstimate mem = estimate_memory(graph);
+    add_schedule_estimate(mem, graph, tilings);
+    check_memory(mem, graph, net.path);
+    sched = build_schedule(graph, spec, tilings);
+  } catch (const std::runtime_error& e) {   // TilingError included
+    r.status = "infeasible";
+    r.reason = printable(one_line(e.what()));
+    return r;
+  }
+  sched.network = net.name;
+  SimOptions opt;
+  opt.data = false;
+  const RunResult res = simulate(graph, sched, spec, {}, opt).result;
+  r.status = "ok";
+  r.total_cycles = res.total_cycles;
+  r.macs = res.total_macs;
+  r.time_ms = res.freq_hz > 0 ? round4(static_cast<double>(res.total_cycles) * 1e3 / static_cast<double>(res.freq_hz)) : 0;
+  r.mac_per_cycle =
+      res.total_cycles > 0 ? round4(static_cast<double>(res.total_macs) / static_cast<double>(res.total_cycles)) : 0;
+  r.energy_uj = res.energy_modelled ? round4(res.energy.total_pj() * 1e-6) : -1;
+  for (const LayerStats& l : res.layers)
+    r.layers.push_back({l.name, l.op, l.cycles, l.compute_cycles, l.dma_wait_cycles, l.overhead_cycles,
+                        res.energy_modelled ? round4(l.energy.total_pj() * 1e-6) : -1});
+  return r;
+}
+
+// A tuned point's plan as a record carries it (record.h): the node order against the network as
+// imported, each node's engine and weight home, the kernel library and the tilings.
+nlohmann::json plan_to_json(const std::vector<int>& order, const Graph& graph, const std::string& library,
+                            const std::vector<LayerTiling>& tilings) {
+  nlohmann::json engines = nlohmann::json::array(), ts = nlohmann::json::array();
+  for (const Node& n : graph.nodes) engines.push_back({n.engine, n.wmem_weights});
+  for (const LayerTiling& t : tilings) ts.push_back(tiling_to_json(t));
+  return {{"order", order}, {"engines", engines}, {"library", library}, {"tilings", ts}};
+}
+
+}  // namespace
+
 PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const TilingHint& hint) {
   PointRecord r = point_identity(s, p);
   r.has_layers = true;
@@ -148,9 +196,11 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     }
     // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
     Graph graph = net.graph;
+    std::vector<int> order;
+    std::string library;
     try {
       EngineAssignment ea = assign_engines(graph, spec, policy_engines(p.policy, p.engines));
-      if (p.policy == "tuned") prepare_tuned_graph(graph, spec, &ea);
+      if (p.policy == "tuned") order = prepare_tuned_graph(graph, spec, &ea, &library);
     } catch (const std::exception& e) {
       return fail("infeasible", e.what());
     }
@@ -160,35 +210,57 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     } catch (const TilingError& e) {
       return fail("infeasible", e.what() + (hint ? hint(spec, p.policy, e) : std::string()));
     }
-    Schedule sched;
-    try {
-      MemoryEstimate mem = estimate_memory(graph);
-      add_schedule_estimate(mem, graph, tilings);
-      check_memory(mem, graph, net.path);
-      sched = build_schedule(graph, spec, tilings);
-    } catch (const TilingError& e) {
-      return fail("infeasible", e.what());
-    } catch (const std::runtime_error& e) {
-      return fail("infeasible", e.what());
-    }
-    sched.network = net.name;
-    SimOptions opt;
-    opt.data = false;
-    const RunResult res = simulate(graph, sched, spec, {}, opt).result;
-    r.status = "ok";
-    r.total_cycles = res.total_cycles;
-    r.macs = res.total_macs;
-    r.time_ms = res.freq_hz > 0 ? round4(static_cast<double>(res.total_cycles) * 1e3 / static_cast<double>(res.freq_hz)) : 0;
-    r.mac_per_cycle =
-        res.total_cycles > 0 ? round4(static_cast<double>(res.total_macs) / static_cast<double>(res.total_cycles)) : 0;
-    r.energy_uj = res.energy_modelled ? round4(res.energy.total_pj() * 1e-6) : -1;
-    for (const LayerStats& l : res.layers)
-      r.layers.push_back({l.name, l.op, l.cycles, l.compute_cycles, l.dma_wait_cycles, l.overhead_cycles,
-                          res.energy_modelled ? round4(l.energy.total_pj() * 1e-6) : -1});
+    r = schedule_and_simulate(std::move(r), net, graph, spec, tilings);
+    if (p.policy == "tuned" && r.status == "ok") r.plan = plan_to_json(order, graph, library, tilings);
     return r;
   } catch (const std::exception& e) {
     r.layers.clear();
     return fail("error", e.what());
+  }
+}
+
+PointRecord evaluate_plan(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const nlohmann::json& plan) {
+  PointRecord r = point_identity(s, p);
+  r.has_layers = true;
+  try {
+    PlatformSpec spec;
+    try {
+      spec = flow_platform(load_platform(s.platform, point_overrides(s.axes, p.values)), p.policy);
+    } catch (const PlatformError& e) {
+      r.status = "infeasible";
+      r.reason = printable(one_line(e.what()));
+      return r;
+    }
+    Graph graph = net.graph;
+    assign_engines(graph, spec, policy_engines(p.policy, p.engines));
+    NetworkTuneResult as_planned;   // what apply_network needs: the order and the engines
+    as_planned.order = plan.at("order").get<std::vector<int>>();
+    for (const nlohmann::json& e : plan.at("engines"))
+      as_planned.engines.emplace_back(e.at(0).get<std::string>(), e.at(1).get<bool>());
+    std::vector<int> sorted = as_planned.order;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t k = 0; k < sorted.size(); ++k)
+      if (sorted[k] != static_cast<int>(k)) sorted.clear();
+    if (sorted.size() != graph.nodes.size() || as_planned.engines.size() != graph.nodes.size())
+      throw std::runtime_error("the plan is not one of this network's (" + std::to_string(graph.nodes.size()) +
+                               " nodes; its order has " + std::to_string(as_planned.order.size()) + ")");
+    apply_network(graph, as_planned);
+    const std::string library = plan.at("library").get<std::string>();
+    if (!library.empty()) spec = flow_platform(spec, library);
+    std::vector<LayerTiling> tilings;
+    for (const nlohmann::json& t : plan.at("tilings")) {
+      tilings.push_back(tiling_from_json(t));
+      if (tilings.back().node < 0 || static_cast<size_t>(tilings.back().node) >= graph.nodes.size())
+        throw std::runtime_error("the plan tiles node " + std::to_string(tilings.back().node) + ", not in the network");
+    }
+    r = schedule_and_simulate(std::move(r), net, graph, spec, tilings);
+    if (r.status == "ok") r.plan = plan;
+    return r;
+  } catch (const std::exception& e) {
+    r.layers.clear();
+    r.status = "error";
+    r.reason = printable(one_line(e.what()));
+    return r;
   }
 }
 

@@ -71,6 +71,12 @@ using TilingHint = std::function<std::string(const PlatformSpec&, const std::str
 
 PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const TilingHint& hint = {});
 
+// The point with the tuned plan of another point (a record's `plan`, carry.h) instead of its own
+// tuning: its platform and engines, the plan's order, engines, kernel library and tilings,
+// scheduled and simulated as above. A plan that does not fit the point is "infeasible" with the
+// reason; one that does not belong to the network is an "error". Never throws.
+PointRecord evaluate_plan(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const nlohmann::json& plan);
+
 // The record of a point before evaluation (identity fields only), for resume lookups.
 PointRecord point_identity(const SweepSpec& s, const PointRef& p);
 

@@ -60,7 +60,8 @@ std::string network_table(const SweepSpec& s, const std::vector<const PointRecor
         t += r->energy_uj >= 0 ? fmt::format(R"(<td class="n">{:.3f} uJ</td><td class="n">{:.4g}</td>)", r->energy_uj,
                                              r->energy_uj * r->time_ms)
                                : std::string(R"(<td class="n">-</td><td class="n">-</td>)");
-      t += "<td></td>";
+      t += r->carried_from.empty() ? std::string("<td></td>")
+                                   : R"(<td class="reason">plan of )" + escape(r->carried_from) + "</td>";
     } else {
       t += "<td>" + escape(r->status) + R"(</td><td class="n">-</td><td class="n">-</td><td class="n">-</td>)" +
            (energy ? R"(<td class="n">-</td><td class="n">-</td>)" : "") + R"(<td class="reason">)" + escape(r->reason) + "</td>";

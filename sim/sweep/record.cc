@@ -46,6 +46,8 @@ json record_to_json(const PointRecord& r, const std::vector<std::string>& keys) 
                         {"energy_uj", l.energy_uj >= 0 ? json(l.energy_uj) : json(nullptr)}});
     j["layers"] = layers;
   }
+  if (!r.plan.is_null()) j["plan"] = r.plan;
+  if (!r.carried_from.empty()) j["carried_from"] = r.carried_from;
   return j;
 }
 
@@ -81,6 +83,11 @@ std::optional<PointRecord> record_from_json(const json& j, const std::vector<std
                             l.at("overhead").get<int64_t>(), e.is_null() ? -1 : e.get<double>()});
       }
     }
+    if (j.contains("plan")) {
+      if (!j.at("plan").is_object()) return std::nullopt;
+      r.plan = j.at("plan");
+    }
+    if (j.contains("carried_from")) r.carried_from = j.at("carried_from").get<std::string>();
     return r;
   } catch (const json::exception&) {
     return std::nullopt;
@@ -99,7 +106,8 @@ std::string csv_field(const std::string& s) {
   return q + '"';
 }
 
-const char* const kTail[] = {"status", "total_cycles", "time_ms", "macs", "mac_per_cycle", "energy_uj", "reason"};
+const char* const kTail[] = {"status", "total_cycles", "time_ms", "macs", "mac_per_cycle", "energy_uj", "reason",
+                             "carried_from"};
 
 }  // namespace
 
@@ -112,25 +120,38 @@ std::optional<double> objective_value(const PointRecord& r, const std::string& o
   return std::nullopt;
 }
 
+namespace {
+
+// out += "," + csv_field(f), without a temporary (GCC 12 warns about one, -Wrestrict).
+void append_field(std::string& out, const std::string& f) {
+  out += ',';
+  out += csv_field(f);
+}
+
+}  // namespace
+
 std::string csv_header(const std::vector<std::string>& keys) {
   std::string h = "network,platform,policy,engines";
-  for (const std::string& k : keys) h += "," + csv_field(k);
-  for (const char* t : kTail) h += std::string(",") + t;
+  for (const std::string& k : keys) append_field(h, k);
+  for (const char* t : kTail) append_field(h, t);
   return h;
 }
 
 std::string csv_row(const PointRecord& r) {
-  std::string row = csv_field(r.network) + "," + csv_field(r.platform) + "," + csv_field(r.policy) + "," +
-                    csv_field(r.engines);
-  for (const std::string& v : r.values) row += "," + csv_field(v);
-  row += "," + r.status;
+  std::string row = csv_field(r.network);
+  for (const std::string* f : {&r.platform, &r.policy, &r.engines}) append_field(row, *f);
+  for (const std::string& v : r.values) append_field(row, v);
+  row += ',';
+  row += r.status;
   if (r.status == "ok") {
     row += fmt::format(",{},{:.4f},{},{:.4f}", r.total_cycles, r.time_ms, r.macs, r.mac_per_cycle);
     row += r.energy_uj >= 0 ? fmt::format(",{:.4f}", r.energy_uj) : std::string(",");
   } else {
     row += ",,,,,";
   }
-  return row + "," + csv_field(r.reason);
+  append_field(row, r.reason);
+  append_field(row, r.carried_from);
+  return row;
 }
 
 std::vector<std::string> csv_split(const std::string& line) {
@@ -170,6 +191,7 @@ std::vector<PointRecord> records_from_csv(const std::string& text, const std::ve
     size_t i = 4 + keys.size();
     r.status = f[i];
     r.reason = f[i + 6];
+    r.carried_from = f[i + 7];
     try {
       if (r.status == "ok") {
         r.total_cycles = std::stoll(f[i + 1]);

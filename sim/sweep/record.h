@@ -34,6 +34,12 @@ struct PointRecord {
   std::string reason;               // one line; empty when ok
   bool has_layers = false;          // false for rows read back from a CSV (no per-layer detail)
   std::vector<LayerRecord> layers;
+  // Policy `tuned` (carry.h): the plan the figures are of (node order, engines, kernel library,
+  // tilings; null when not tuned or not ok, and for rows read back from a CSV), and the point
+  // whose tuning found it when that is a point with less memory (its values of the swept axes,
+  // "l1.size=56KiB l2.size=448KiB"; "" the point's own).
+  nlohmann::json plan;
+  std::string carried_from;
 };
 
 // x rounded to 4 decimals (the precision of the files).
@@ -52,14 +58,15 @@ std::optional<PointRecord> record_from_json(const nlohmann::json& j, const std::
 // "edp" energy x time (uJ*ms). nullopt for a point that is not ok or has no energy for the objective.
 std::optional<double> objective_value(const PointRecord& r, const std::string& objective);
 
-// CSV: header "network,platform,policy,engines,<keys...>,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason",
+// CSV: header "network,platform,policy,engines,<keys...>,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason,carried_from",
 // after any '#' comment lines (the provenance, sim/report/provenance.h).
 std::string csv_header(const std::vector<std::string>& keys);
 std::string csv_row(const PointRecord& r);
 // Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields.
 std::vector<std::string> csv_split(const std::string& line);
 // Reads the rows of a CSV text written by csv_header/csv_row for the same keys (leading '#' lines
-// skipped); rows of another header or unparsable rows are skipped. The records have has_layers == false.
+// skipped); rows of another header or unparsable rows are skipped. The records have has_layers == false
+// and no plan.
 std::vector<PointRecord> records_from_csv(const std::string& text, const std::vector<std::string>& keys);
 
 }  // namespace edgesim::sweep

@@ -117,7 +117,7 @@ void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<Poin
       row.insert(row.end(), {"-", "-", "-"});
       if (energy) row.push_back("-");
     }
-    row.push_back(r.reason);
+    row.push_back(r.carried_from.empty() ? r.reason : "plan of " + r.carried_from);
     t.add_row(std::move(row));
   }
   out << t.render(report::kTerminalWidth);
@@ -139,6 +139,13 @@ Evaluate make_evaluate(const SweepSpec& s, const std::vector<SweepNetwork>& nets
   return [&s, &nets, hint](size_t index) {
     const PointRef p = point_at(s, index);
     return encode_record(evaluate_point(s, nets.at(p.network), p, hint), axis_keys(s));
+  };
+}
+
+EvaluatePlan make_evaluate_plan(const SweepSpec& s, const std::vector<SweepNetwork>& nets) {
+  return [&s, &nets](size_t index, const nlohmann::json& plan) {
+    const PointRef p = point_at(s, index);
+    return evaluate_plan(s, nets.at(p.network), p, plan);
   };
 }
 
@@ -185,7 +192,7 @@ std::string results_json(const SweepSpec& s, const std::vector<PointRecord>& rs,
 }
 
 int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatch, std::ostream& out, bool tty,
-              SweepTotals* totals) {
+              SweepTotals* totals, const EvaluatePlan& carry) {
   const std::vector<std::string> keys = axis_keys(s);
   const size_t total = point_count(s);
   SweepTotals t;
@@ -235,10 +242,17 @@ int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatc
   }
 
   std::vector<PointRecord> rs;
-  for (auto& r : results) {
-    rs.push_back(std::move(*r));
-    t.infeasible += rs.back().status == "infeasible";
-    t.errors += rs.back().status == "error";
+  for (auto& r : results) rs.push_back(std::move(*r));
+  if (carry) {
+    const CarryTotals c = carry_tuned_plans(s, rs, carry);
+    if (c.simulated > 0)
+      out << fmt::format("tuned plans carried to more memory: {} of {} plans simulated at a larger point were faster there\n",
+                         c.carried, c.simulated);
+  }
+  for (const PointRecord& r : rs) {
+    t.infeasible += r.status == "infeasible";
+    t.errors += r.status == "error";
+    t.carried += !r.carried_from.empty();
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, results_csv(s, rs, o.provenance));
   if (!o.json.empty()) write_file_atomically(o.json, results_json(s, rs, o.provenance));

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/sweep/carry.h"
 #include "sim/sweep/dispatch.h"
 #include "sim/stats/provenance.h"
 #include "sim/sweep/evaluate.h"
@@ -35,21 +36,25 @@ std::string encode_record(const PointRecord& r, const std::vector<std::string>& 
 
 // An Evaluate over imported networks (the messages of evaluate_point).
 Evaluate make_evaluate(const SweepSpec& s, const std::vector<SweepNetwork>& nets, const TilingHint& hint);
+// An EvaluatePlan over imported networks (evaluate_plan), for carry_tuned_plans.
+EvaluatePlan make_evaluate_plan(const SweepSpec& s, const std::vector<SweepNetwork>& nets);
 
 // The message of a point whose worker failed: status "error" with `why`.
 std::string error_message(const SweepSpec& s, size_t index, const std::string& why);
 
 struct SweepTotals {
   size_t points = 0, reused = 0, computed = 0, infeasible = 0, errors = 0;
+  size_t carried = 0;   // tuned points that run the plan of a point with less memory (carry.h)
   bool interrupted = false;
 };
 
-// Runs the sweep; the terminal summary goes to `out` (progress redrawn there when tty).
-// Returns 0 when complete, 1 when complete but no point could be evaluated (every point
+// Runs the sweep; the terminal summary goes to `out` (progress redrawn there when tty). When every
+// point is known and `carry` is given, tuned plans are carried to the points with more memory
+// (carry_tuned_plans, in this process) before the files are written. Returns 0 when complete, 1 when complete but no point could be evaluated (every point
 // infeasible or an error), 130 when interrupted (results so far are in the journal). Throws
 // std::runtime_error when an output file cannot be written.
 int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatch, std::ostream& out, bool tty,
-              SweepTotals* totals = nullptr);
+              SweepTotals* totals = nullptr, const EvaluatePlan& carry = {});
 
 // The CSV and JSON texts of complete results (in point order).
 std::string results_csv(const SweepSpec& s, const std::vector<PointRecord>& rs, const Provenance& prov = {});

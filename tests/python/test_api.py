@@ -123,6 +123,22 @@ class Api(unittest.TestCase):
         self.assertEqual([p["total_cycles"] for p in points], [p["total_cycles"] for p in s["points"]])
         self.assertEqual([p["energy_uj"] for p in points], [p["energy_uj"] for p in s["points"]])
 
+    def test_sweep_carries_tuned_plans_as_the_cli(self):
+        # MobileNetV1-128 on gap8 at L1 80 KiB: the tuner's own plan at L2 512 KiB is slower than
+        # the one it finds at 448 KiB, so the sweep runs the 448 KiB plan there (sim/sweep/carry.h),
+        # as `edgesim sweep` does (tests/sweep/carry_cli_test.cc).
+        net = os.path.join(os.environ.get("EDGESIM_BUILD", "build"), "models", "mobilenetv1_128", "model.onnx")
+        if not os.path.exists(net):
+            self.skipTest("MobileNetV1-128 is not generated")
+        s = edgesim.sweep([net], platform="gap8", sets={"l1.size": "80KiB", "l2.size": ["448KiB", "512KiB"]},
+                          policies=["tuned"])
+        small, large = s["points"]
+        self.assertEqual(small["status"], "ok")
+        self.assertNotIn("carried_from", small)
+        self.assertEqual(large.get("carried_from"), "l2.size=448KiB")
+        self.assertEqual(large["total_cycles"], small["total_cycles"])
+        self.assertEqual(large["plan"], small["plan"])
+
     def test_tune_objective_energy_as_the_cli(self):
         t = edgesim.tune(RESNET8, platform="gap8", objective="energy", top_k=4)
         self.assertEqual(t["objective"], "energy")

@@ -111,9 +111,9 @@ TEST_CASE("sweep records: CSV and JSON round trips are byte-exact", "[sweep]") {
 
   const std::string csv = csv_header(keys) + "\n" + csv_row(ok) + "\n" + csv_row(bad) + "\n";
   CHECK(csv_header(keys) ==
-        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason");
-  CHECK(csv_row(ok) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,ok,123456,0.7055,98765,0.8000,,");
-  CHECK(csv_row(bad) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,infeasible,,,,,,\"layer 3 'a,b' needs \"\"more\"\" L1\"");
+        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason,carried_from");
+  CHECK(csv_row(ok) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,ok,123456,0.7055,98765,0.8000,,,");
+  CHECK(csv_row(bad) == "tiny,platforms/gap8.yaml,dory,,64KiB,512KiB,infeasible,,,,,,\"layer 3 'a,b' needs \"\"more\"\" L1\",");
   const std::vector<PointRecord> back = records_from_csv(csv, keys);
   REQUIRE(back.size() == 2);
   CHECK(csv_row(back[0]) == csv_row(ok));
@@ -124,9 +124,26 @@ TEST_CASE("sweep records: CSV and JSON round trips are byte-exact", "[sweep]") {
   CHECK(records_from_csv("# command: edgesim sweep\n# edgesim: 0.1.0\n" + csv, keys).size() == 2);   // provenance lines
   PointRecord npu = ok;
   npu.engines = "npu,cluster";
-  CHECK(csv_row(npu) == "tiny,platforms/gap8.yaml,dory,\"npu,cluster\",64KiB,512KiB,ok,123456,0.7055,98765,0.8000,,");
+  CHECK(csv_row(npu) == "tiny,platforms/gap8.yaml,dory,\"npu,cluster\",64KiB,512KiB,ok,123456,0.7055,98765,0.8000,,,");
   CHECK(record_key(npu, keys) != record_key(ok, keys));
   CHECK(csv_row(records_from_csv(csv_header(keys) + "\n" + csv_row(npu) + "\n", keys).at(0)) == csv_row(npu));
+
+  // A tuned point that runs the plan of a point with less memory (carry.h): the plan travels in
+  // JSON only, the point it came from in both.
+  PointRecord carried = ok;
+  carried.policy = "tuned";
+  carried.plan = {{"order", {0}}, {"library", ""}};
+  carried.carried_from = "l1.size=48KiB l2.size=512KiB";
+  CHECK(csv_row(carried) == "tiny,platforms/gap8.yaml,tuned,,64KiB,512KiB,ok,123456,0.7055,98765,0.8000,,,"
+                            "l1.size=48KiB l2.size=512KiB");
+  const PointRecord carried_csv = records_from_csv(csv_header(keys) + "\n" + csv_row(carried) + "\n", keys).at(0);
+  CHECK(carried_csv.carried_from == carried.carried_from);
+  CHECK(carried_csv.plan.is_null());
+  const auto cj = record_from_json(nlohmann::json::parse(record_to_json(carried, keys).dump()), keys);
+  REQUIRE(cj);
+  CHECK(cj->plan == carried.plan);
+  CHECK(cj->carried_from == carried.carried_from);
+  CHECK(record_to_json(ok, keys).count("plan") == 0);
 
   const auto j = record_to_json(ok, keys);
   const auto r = record_from_json(nlohmann::json::parse(j.dump()), keys);

@@ -44,7 +44,7 @@ TEST_CASE("edgesim sweep: CSV and JSON content", "[sweep][cli]") {
   CHECK_THAT(comments[1], Catch::StartsWith("# edgesim: "));
   CHECK_THAT(csv, Catch::Contains("# platform: ") && Catch::Contains("fnv1a:"));
   CHECK(lines[0] ==
-        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason");
+        "network,platform,policy,engines,l1.size,l2.size,status,total_cycles,time_ms,macs,mac_per_cycle,energy_uj,reason,carried_from");
   // Networks outer, then l1.size, then l2.size.
   CHECK_THAT(lines[1], Catch::StartsWith("tiny," + gap8() + ",dory,,29500,384KiB,infeasible,,,,,,"));
   CHECK_THAT(lines[3], Catch::StartsWith("tiny," + gap8() + ",dory,,64KiB,384KiB,ok,"));
