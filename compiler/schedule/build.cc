@@ -146,6 +146,19 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
     ctx.fused_prev[c] = t.node;
     ctx.unplaced.insert(g.nodes[static_cast<size_t>(t.node)].outputs[0]);
   }
+  // Sibling pairs (NetTiling::sibling): the first's step runs both.
+  for (const LayerTiling& t : tilings) {
+    if (!t.net.sibling) continue;
+    const std::string why = check_siblings(g, t.node, ctx.tiling_of);
+    if (!why.empty())
+      throw std::runtime_error("schedule: cannot run " + sched::node_label(g, t.node) + " with its sibling: " + why);
+    const int b = sibling_of(g, t.node);
+    for (const int n : {t.node, b})
+      if (ctx.fused_prev.count(n) || ctx.fused_next.count(n) || ctx.sibling_prev.count(n) || ctx.sibling_next.count(n))
+        throw std::runtime_error("schedule: " + sched::node_label(g, n) + " is fused twice");
+    ctx.sibling_next[t.node] = b;
+    ctx.sibling_prev[b] = t.node;
+  }
   sched::place_tensors(ctx);
   ctx.network_loop = sched::resolve_network_loop(opt.network_loop, s.policy);
   s.network_loop = ctx.network_loop;
@@ -155,9 +168,13 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
     ctx.sinks_at.push_back(ctx.step_sinks);
     sched::emit_loop_reads(ctx, node);
     auto it = ctx.tiling_of.find(node);
-    if (ctx.fused_prev.count(node)) continue;   // runs in its producer's step (which is empty of it)
+    if (ctx.fused_prev.count(node) || ctx.sibling_prev.count(node)) continue;   // runs in another step (empty of it)
     if (const auto f = ctx.fused_next.find(node); f != ctx.fused_next.end()) {
       sched::build_fused_step(ctx, node, *it->second, f->second, *ctx.tiling_of.at(f->second));
+      continue;
+    }
+    if (const auto f = ctx.sibling_next.find(node); f != ctx.sibling_next.end()) {
+      sched::build_sibling_step(ctx, node, *it->second, f->second, *ctx.tiling_of.at(f->second));
       continue;
     }
     if (sched::is_alias_reshape(ctx, node))

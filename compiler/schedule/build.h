@@ -8,6 +8,7 @@
 // Non-layer nodes (reshape, concat, pad, requant, clip, transpose, quantize, dequantize) become
 // one whole-tensor Compute in L2.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,11 @@ int auto_buffering(const PlatformSpec& spec);
 // Throws std::runtime_error naming the step when a level overflows after allocation.
 Schedule build_schedule(const Graph& g, const PlatformSpec& spec,
                         const std::vector<LayerTiling>& tilings, const ScheduleOptions& opt = {});
+
+// Sibling pairs (NetTiling::sibling, build_siblings.cc): the sibling of layer node `a` (the next
+// layer node that reads a's input; -1 none), and why `a` cannot run with it in one step under
+// these tilings ("" when it can).
+int sibling_of(const Graph& g, int a);
+std::string check_siblings(const Graph& g, int a, const std::map<int, const LayerTiling*>& tiling_of);
 
 }  // namespace edgesim

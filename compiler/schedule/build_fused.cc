@@ -1,4 +1,4 @@
-// Depth-first fused pairs (NetTiling::fuse, docs/schedule.md "Fused steps"; Stream's layer
+// Depth-first fused pairs (NetTiling::fuse, docs/schedule.md §4.7; Stream's layer
 // fusion [80]): a producer conv P and the conv C that alone consumes its output run as one step,
 // tile by tile, the intermediate tensor kept in L1 and never stored in L2.
 //

@@ -84,10 +84,14 @@ struct BuildContext {
   // intermediate tensors, which get no home.
   std::map<int, int> fused_next, fused_prev;
   std::set<int> unplaced;
-  // The step that runs a layer: its own, or its producer's when it is fused into it.
+  // Sibling pairs (NetTiling::sibling, build_siblings.cc): first -> second and back.
+  std::map<int, int> sibling_next, sibling_prev;
+  // The step that runs a layer: its own, its producer's when it is fused into it, or its
+  // sibling's when it runs with it.
   int run_step(int node) const {
-    const auto it = fused_prev.find(node);
-    return it == fused_prev.end() ? node : it->second;
+    if (const auto it = fused_prev.find(node); it != fused_prev.end()) return it->second;
+    if (const auto it = sibling_prev.find(node); it != sibling_prev.end()) return it->second;
+    return node;
   }
   // DIANA's analog core: the layer and weight box whose weights the array holds (-1: none).
   int aimc_node = -1;
@@ -217,6 +221,9 @@ void build_whole_step(BuildContext& ctx, int node);
 std::string check_fusion(const Graph& g, int p, const std::map<int, const LayerTiling*>& tiling_of);
 int fused_consumer(const Graph& g, int p);
 void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, const LayerTiling& tc);
+// Sibling pairs (build_siblings.cc; sibling_of and check_siblings in build.h): the step running
+// both (built at the first's step; the sibling's is empty).
+void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, const LayerTiling& tb);
 // A conv on the BARVINN MVU array: output rows split over the MVUs (build_mvu.cc).
 void build_mvu_step(BuildContext& ctx, int node);
 // Returns false when the layer cannot be tiled (the caller then builds a whole-tensor step).

@@ -45,7 +45,8 @@ json tiling_to(const LayerTiling& t) {
                   {"h_in", b.h_in}, {"w_in", b.w_in}, {"db", b.db}, {"whole", b.whole},
                   {"l1_bytes", b.l1_bytes}}}};
   if (t.net != NetTiling{})
-    j["net"] = {{"prefetch", t.net.prefetch}, {"consts_l3", t.net.consts_l3}, {"fuse", t.net.fuse}};
+    j["net"] = {{"prefetch", t.net.prefetch}, {"consts_l3", t.net.consts_l3}, {"fuse", t.net.fuse},
+                {"sibling", t.net.sibling}};
   return j;
 }
 
@@ -72,6 +73,7 @@ LayerTiling tiling_from(const In& in) {
     if (t.net.prefetch < 0) c.fail("prefetch", "must be >= 0");
     if (c.j.contains("consts_l3")) t.net.consts_l3 = c.get<bool>("consts_l3");
     if (c.j.contains("fuse")) t.net.fuse = c.get<bool>("fuse");
+    if (c.j.contains("sibling")) t.net.sibling = c.get<bool>("sibling");
   }
   return t;
 }

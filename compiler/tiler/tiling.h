@@ -102,6 +102,11 @@ struct NetTiling {
   // Depth-first fusion: this layer (a conv) and the conv that alone consumes its output run as
   // one step, tile by tile, the intermediate kept in L1 (the consumer's tiling gives the tiles).
   bool fuse = false;
+  // Horizontal fusion: this layer (a conv) and its sibling — the next layer node that reads the
+  // same input, a conv of the same window geometry — run as one step: each input tile is loaded
+  // into L1 once and both layers compute on it (this layer's tiling gives the tiles; the
+  // sibling's step is empty). compiler/schedule/build_siblings.cc.
+  bool sibling = false;
   bool operator==(const NetTiling&) const = default;
 };
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/schedule/build.h"
 #include "compiler/schedule/json.h"
 #include "compiler/tiler/internal.h"
 #include "compiler/tiler/policy.h"
@@ -15,6 +16,7 @@
 #include "compiler/tune/fusion.h"
 #include "compiler/tune/prefetch_gain.h"
 #include "compiler/tune/prefetch_plan.h"
+#include "compiler/tune/siblings.h"
 #include "platforms/loader/budgets.h"
 
 namespace edgesim {
@@ -101,7 +103,7 @@ std::vector<std::string> describe(const Graph& g, const PlatformSpec& spec, cons
   std::vector<std::string> out;
   std::map<int, const LayerTiling*> ref;
   for (const LayerTiling& t : dory) ref[t.node] = &t;
-  std::vector<std::string> pf, streams, kept, whole, loops, staged, fused, dw_s1;
+  std::vector<std::string> pf, streams, kept, whole, loops, staged, fused, siblings, dw_s1;
   for (const LayerTiling& t : plan) {
     const std::string& name = g.nodes.at(static_cast<size_t>(t.node)).name;
     if (t.net.consts_l3) staged.push_back(name);
@@ -124,11 +126,14 @@ std::vector<std::string> describe(const Graph& g, const PlatformSpec& spec, cons
         runs_dw3x3_s1(geom, t.l1.whole || t.l1.w_out <= 0 ? geom.w_out : t.l1.w_out))
       dw_s1.push_back(name);
     if (t.net.fuse) fused.push_back(name + " -> " + g.nodes.at(static_cast<size_t>(fused_consumer_of(g, t.node))).name);
+    if (const int b = t.net.sibling ? sibling_of(g, t.node) : -1; b >= 0)
+      siblings.push_back(name + " | " + g.nodes.at(static_cast<size_t>(b)).name);
   }
   auto line = [&](const std::string& what, const std::vector<std::string>& v) {
     if (!v.empty()) out.push_back(fmt::format("{} ({}): {}", what, v.size(), fmt::join(v, ", ")));
   };
   line("fused depth-first, intermediate kept in L1", fused);
+  line("siblings in one step, each input tile loaded once", siblings);
   line("weights prefetched, layers ahead", pf);
   line("weights streamed in Cout slabs (slabs x bytes)", streams);
   line("activations kept in L2 where DORY spills them to L3", kept);
@@ -297,7 +302,9 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
   auto fusions = [&](size_t chain, bool l3) -> const std::vector<FusionChoice>& {
     const auto key = std::pair{chain, l3};
     if (!fusion.count(key)) {
-      fusion[key] = tune_fusion(g, spec, plan_of(ch[chain], std::vector<int64_t>(ch[chain].size(), -1)), l3, *net, 4);
+      const NetPlan base = plan_of(ch[chain], std::vector<int64_t>(ch[chain].size(), -1));
+      fusion[key] = tune_fusion(g, spec, base, l3, *net, 4);
+      for (FusionChoice& f : tune_siblings(g, spec, base, l3, *net, 4)) fusion[key].push_back(std::move(f));
       for (const FusionChoice& f : fusion[key]) r.fusion_sims += f.simulated;
     }
     return fusion.at(key);

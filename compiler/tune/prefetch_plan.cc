@@ -20,8 +20,11 @@ PrefetchPlanner::PrefetchPlanner(const Graph& g, const PlatformSpec& spec, const
   s_ = build_schedule(g, spec, flat, {});
   for (size_t k = 0; k < g.nodes.size(); ++k)
     if (Graph::is_layer(g.nodes[k])) layers_.push_back(static_cast<int>(k));
-  // A layer fused into its producer (NetTiling::fuse) runs in the producer's step.
+  // A layer fused into its producer (NetTiling::fuse) runs in the producer's step, a sibling
+  // (NetTiling::sibling) in the first's.
   std::map<int, int> fused_prev;
+  for (const LayerTiling& t : plan)
+    if (t.net.sibling && sibling_of(g, t.node) >= 0) fused_prev[sibling_of(g, t.node)] = t.node;
   for (const LayerTiling& t : plan)
     if (t.net.fuse) {
       const int mid = g.nodes.at(static_cast<size_t>(t.node)).outputs.at(0);
