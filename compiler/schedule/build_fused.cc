@@ -67,6 +67,34 @@ std::string check_fusion(const Graph& g, int p, const std::map<int, const LayerT
   return "";
 }
 
+void load_const_vectors(StepEmitter& em, const ConstHome& h, int buf, const std::string& layer) {
+  int64_t off = 0;
+  for (const Region& r : h.regions) {
+    Region dst = r;
+    dst.buffer = buf, dst.offset = off;
+    em.copy(r, dst, Box{Shape(r.shape.size(), 0), r.shape}, "cluster_dma", "load " + layer + " constants");
+    off += shape_numel(r.shape) * 4;
+  }
+}
+
+void emit_conv_tile(StepEmitter& em, int node, const Node& n, const TileParams& tp, const std::string& tile,
+                    const ConvTileIo& io) {
+  const ConvParams& cv = n.as<ConvParams>();
+  const Box w_box{Shape(4, 0), io.w_home.shape};
+  Command k;
+  k.kind = Command::Kind::Compute;
+  k.engine = "cluster";
+  k.node = node;
+  k.params = tp.params;
+  k.note = "compute " + n.name + " tile " + tile;
+  k.inputs = {view_of(io.in), view_of(sub_region(packed(io.w_l1, 0, io.w_home, w_box), tp.in_boxes[1]))};
+  k.outputs = {view_of(io.out)};
+  k.macs = io.out_box.numel() * (io.cin / cv.groups) * cv.kh * cv.kw;
+  std::vector<int> reads{io.in_buf, io.w_l1};
+  if (io.c_l1 >= 0) reads.push_back(io.c_l1);
+  em.emit(std::move(k), reads, {io.out_buf});
+}
+
 int fused_consumer(const Graph& g, int p) {
   const int mid = g.nodes.at(static_cast<size_t>(p)).outputs.at(0);
   for (size_t k = 0; k < g.nodes.size(); ++k)
@@ -149,38 +177,8 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
   // Once: both weights and both layers' constant vectors into L1.
   em.copy(wp_home, packed(wp_l1, 0, wp_home, wp_box), wp_box, "cluster_dma", "load wP");
   em.copy(wc_home, packed(wc_l1, 0, wc_home, wc_box), wc_box, "cluster_dma", "load wC");
-  auto load_consts = [&](const ConstHome& h, int buf, const std::string& who_c) {
-    int64_t off = 0;
-    for (const Region& r : h.regions) {
-      Region dst = r;
-      dst.buffer = buf, dst.offset = off;
-      em.copy(r, dst, Box{Shape(r.shape.size(), 0), r.shape}, "cluster_dma", "load " + who_c + " constants");
-      off += shape_numel(r.shape) * 4;
-    }
-  };
-  if (cp_l1 >= 0) load_consts(cp, cp_l1, P.name);
-  if (cc_l1 >= 0) load_consts(cc, cc_l1, C.name);
-  // One layer's compute on a tile: input `in` (buffer `in_buf`), its weights (L1 buffer `w_l1`,
-  // packed from `w_home`) cut to the tile's weight box, constants in `c_l1` (-1: none), output
-  // `out` (tile `out_box`) in buffer `out_buf`.
-  auto compute = [&](int node, const Node& N, const TileParams& tp, const std::string& ts, const Region& in,
-                     int in_buf, int w_l1, const Region& w_home, const Box& w_box, int c_l1, const Region& out,
-                     const Box& out_box, int out_buf, int64_t cin) {
-    const ConvParams& cv = N.as<ConvParams>();
-    Command k;
-    k.kind = Command::Kind::Compute;
-    k.engine = "cluster";
-    k.node = node;
-    k.params = tp.params;
-    k.note = "compute " + N.name + " tile " + ts;
-    k.inputs = {view_of(in), view_of(sub_region(packed(w_l1, 0, w_home, w_box), tp.in_boxes[1]))};
-    k.outputs = {view_of(out)};
-    k.macs = out_box.numel() * (cin / cv.groups) * cv.kh * cv.kw;
-    std::vector<int> reads{in_buf, w_l1};
-    if (c_l1 >= 0) reads.push_back(c_l1);
-    em.emit(std::move(k), reads, {out_buf});
-  };
-
+  if (cp_l1 >= 0) load_const_vectors(em, cp, cp_l1, P.name);
+  if (cc_l1 >= 0) load_const_vectors(em, cc, cc_l1, C.name);
   const int64_t cin_p = x_home.shape[1], cin_c = mid_shape[1];
   Box x_prev;
   for (size_t i = 0; i < tiles.size(); ++i) {
@@ -191,9 +189,9 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
     if (dbl || i == 0 || f.x != x_prev) em.copy(x_home, xd, f.x, "cluster_dma", "load x tile " + ts);
     x_prev = f.x;
     const Region md = packed(mid_l1, 0, mid_like, f.mid);
-    compute(p, P, f.tp, ts, xd, xb, wp_l1, wp_home, wp_box, cp_l1, md, f.mid, mid_l1, cin_p);
+    emit_conv_tile(em, p, P, f.tp, ts, {xd, xb, wp_l1, wp_home, cp_l1, md, f.mid, mid_l1, cin_p});
     const Region yd = packed(yb, 0, y_home, f.y);
-    compute(c, C, f.tc, ts, md, mid_l1, wc_l1, wc_home, wc_box, cc_l1, yd, f.y, yb, cin_c);
+    emit_conv_tile(em, c, C, f.tc, ts, {md, mid_l1, wc_l1, wc_home, cc_l1, yd, f.y, yb, cin_c});
     em.copy(yd, y_home, f.y, "cluster_dma", "store y tile " + ts);
   }
   em.finish();

@@ -221,6 +221,25 @@ void build_whole_step(BuildContext& ctx, int node);
 std::string check_fusion(const Graph& g, int p, const std::map<int, const LayerTiling*>& tiling_of);
 int fused_consumer(const Graph& g, int p);
 void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, const LayerTiling& tc);
+// Shared by the fused and sibling steps (build_fused.cc): a layer's constant vectors copied whole
+// into the L1 buffer `buf` (one after the other, 4 B per entry); and one conv layer's compute on a
+// tile: input `in` (in L1 buffer `in_buf`), its weights (L1 buffer `w_l1`, packed whole from
+// `w_home`) cut to the tile's weight box, its constants in `c_l1` (-1: none), output `out` (the
+// tile `out_box`, `cin` input channels) in buffer `out_buf`.
+void load_const_vectors(StepEmitter& em, const ConstHome& h, int buf, const std::string& layer);
+struct ConvTileIo {
+  Region in;
+  int in_buf = -1;
+  int w_l1 = -1;
+  Region w_home;
+  int c_l1 = -1;
+  Region out;
+  Box out_box;
+  int out_buf = -1;
+  int64_t cin = 0;
+};
+void emit_conv_tile(StepEmitter& em, int node, const Node& n, const TileParams& tp, const std::string& tile,
+                    const ConvTileIo& io);
 // Sibling pairs (build_siblings.cc; sibling_of and check_siblings in build.h): the step running
 // both (built at the first's step; the sibling's is empty).
 void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, const LayerTiling& tb);

@@ -145,35 +145,8 @@ void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, 
   emit_const_stage(ctx, em, cb, B.name);
   em.copy(wa_home, packed(wa_l1, 0, wa_home, wa_box), wa_box, "cluster_dma", "load wA");
   em.copy(wb_home, packed(wb_l1, 0, wb_home, wb_box), wb_box, "cluster_dma", "load wB");
-  auto load_consts = [&](const ConstHome& h, int buf, const std::string& layer) {
-    int64_t off = 0;
-    for (const Region& r : h.regions) {
-      Region dst = r;
-      dst.buffer = buf, dst.offset = off;
-      em.copy(r, dst, Box{Shape(r.shape.size(), 0), r.shape}, "cluster_dma", "load " + layer + " constants");
-      off += shape_numel(r.shape) * 4;
-    }
-  };
-  if (ca_l1 >= 0) load_consts(ca, ca_l1, A.name);
-  if (cb_l1 >= 0) load_consts(cb, cb_l1, B.name);
-  // One layer's compute on the tile's input window (as build_fused.cc's).
-  auto compute = [&](int node, const Node& N, const TileParams& tp, const std::string& ts, const Region& in, int in_buf,
-                     int w_l1, const Region& w_home, const Box& w_box, int c_l1, const Region& out, const Box& out_box,
-                     int out_buf) {
-    const ConvParams& cv = N.as<ConvParams>();
-    Command k;
-    k.kind = Command::Kind::Compute;
-    k.engine = "cluster";
-    k.node = node;
-    k.params = tp.params;
-    k.note = "compute " + N.name + " tile " + ts;
-    k.inputs = {view_of(in), view_of(sub_region(packed(w_l1, 0, w_home, w_box), tp.in_boxes[1]))};
-    k.outputs = {view_of(out)};
-    k.macs = out_box.numel() * (x_home.shape[1] / cv.groups) * cv.kh * cv.kw;
-    std::vector<int> reads{in_buf, w_l1};
-    if (c_l1 >= 0) reads.push_back(c_l1);
-    em.emit(std::move(k), reads, {out_buf});
-  };
+  if (ca_l1 >= 0) load_const_vectors(em, ca, ca_l1, A.name);
+  if (cb_l1 >= 0) load_const_vectors(em, cb, cb_l1, B.name);
   Box x_prev;
   for (size_t i = 0; i < tiles.size(); ++i) {
     const Tile& t = tiles[i];
@@ -183,8 +156,9 @@ void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, 
     if (dbl || i == 0 || t.x != x_prev) em.copy(x_home, xd, t.x, "cluster_dma", "load x tile " + ts);
     x_prev = t.x;
     const Region yad = packed(yab, 0, ya_home, t.ya), ybd = packed(ybb, 0, yb_home, t.yb);
-    compute(a, A, t.ta, ts, xd, xb, wa_l1, wa_home, wa_box, ca_l1, yad, t.ya, yab);
-    compute(b, B, t.tb, ts, xd, xb, wb_l1, wb_home, wb_box, cb_l1, ybd, t.yb, ybb);
+    const int64_t cin = x_home.shape[1];
+    emit_conv_tile(em, a, A, t.ta, ts, {xd, xb, wa_l1, wa_home, ca_l1, yad, t.ya, yab, cin});
+    emit_conv_tile(em, b, B, t.tb, ts, {xd, xb, wb_l1, wb_home, cb_l1, ybd, t.yb, ybb, cin});
     em.copy(yad, ya_home, t.ya, "cluster_dma", "store yA tile " + ts);
     em.copy(ybd, yb_home, t.yb, "cluster_dma", "store yB tile " + ts);
   }

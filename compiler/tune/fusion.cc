@@ -14,23 +14,6 @@ namespace edgesim {
 
 namespace {
 
-// Input rows [start, start + n) that output rows [o0, o0 + no) read (build_params.cc's window).
-std::pair<int64_t, int64_t> window(int64_t o0, int64_t no, int64_t k, int64_t s, int64_t d, int64_t pad, int64_t in) {
-  const int64_t is = o0 * s - pad, ie = (o0 + no - 1) * s - pad + (k - 1) * d + 1;
-  const int64_t lo = std::max<int64_t>(is, 0), hi = std::min(ie, in);
-  return {lo, std::max<int64_t>(hi - lo, 0)};
-}
-
-int64_t bytes(const TensorDesc& t, int64_t elems) { return elems * static_cast<int64_t>(dtype_size(t.dtype)); }
-
-// Per-channel constant bytes of a conv (4 B per entry of each vector longer than one).
-int64_t const_bytes(const ConvParams& p) {
-  int64_t b = 0;
-  for (size_t n : {p.bias.size(), p.w_zp.size(), p.rq.k.size(), p.rq.lambda.size(), p.rq.scale.size()})
-    if (n > 1) b += static_cast<int64_t>(n) * 4;
-  return b;
-}
-
 bool cluster_conv(const Node& n) { return n.kind() == OpKind::Conv && n.engine == "cluster"; }
 
 // The consumer of p's output when that is a single cluster conv reading it as its input.
@@ -55,15 +38,60 @@ int pair_consumer(const Graph& g, int p) {
   return c;
 }
 
-std::vector<int64_t> rows_of(int64_t H) {
-  std::set<int64_t> v;
-  for (int64_t h = 1; h <= std::min<int64_t>(H, 16); ++h) v.insert(h);
-  for (int64_t k = 1; k <= H; ++k)
-    if (H % k == 0) v.insert(k);
-  return {v.rbegin(), v.rend()};
-}
+int64_t bytes(const TensorDesc& t, int64_t elems) { return elems * static_cast<int64_t>(dtype_size(t.dtype)); }
 
 }  // namespace
+
+std::pair<int64_t, int64_t> input_window(int64_t o0, int64_t no, int64_t k, int64_t s, int64_t d, int64_t pad, int64_t in) {
+  const int64_t is = o0 * s - pad, ie = (o0 + no - 1) * s - pad + (k - 1) * d + 1;
+  const int64_t lo = std::max<int64_t>(is, 0), hi = std::min(ie, in);
+  return {lo, std::max<int64_t>(hi - lo, 0)};
+}
+
+int64_t conv_const_bytes(const ConvParams& p) {
+  int64_t b = 0;
+  for (size_t n : {p.bias.size(), p.w_zp.size(), p.rq.k.size(), p.rq.lambda.size(), p.rq.scale.size()})
+    if (n > 1) b += static_cast<int64_t>(n) * 4;
+  return b;
+}
+
+std::vector<PairTile> pair_tiles(const Shape& ys, const std::function<int64_t(int64_t, int64_t, int)>& footprint,
+                                 int64_t budget) {
+  std::set<int64_t> rows;
+  for (int64_t h = 1; h <= std::min<int64_t>(ys[2], 16); ++h) rows.insert(h);
+  for (int64_t k = 1; k <= ys[2]; ++k)
+    if (ys[2] % k == 0) rows.insert(k);
+  std::vector<PairTile> tiles;
+  for (auto h = rows.rbegin(); h != rows.rend(); ++h)
+    for (int64_t d : {1, 2, 4, 8}) {
+      const int64_t w = (ys[3] + d - 1) / d;
+      if (d > 1 && w == (ys[3] + d / 2 - 1) / (d / 2)) continue;   // the same width again
+      for (int db : {2, 1})
+        if (footprint(*h, w, db) <= budget) tiles.push_back({*h, w, db});
+    }
+  // Largest tiles first (fewer halo rows recomputed, fewer per-tile costs), double buffering first.
+  std::stable_sort(tiles.begin(), tiles.end(), [](const PairTile& a, const PairTile& b) {
+    return std::tuple(a.h * a.w, a.db, a.h) > std::tuple(b.h * b.w, b.db, b.h);
+  });
+  return tiles;
+}
+
+bool evaluate_pair(FusionChoice& f, const Graph& pair, const std::vector<NetPlan>& plans,
+                   const std::vector<PairTile>& tiles, const PlatformSpec& spec, NetworkEvaluator& net) {
+  const std::vector<int64_t> v = net.evaluate(pair, plans, spec);
+  f.apart = v[0];
+  f.simulated = plans.size();
+  for (size_t k = 1; k < plans.size(); ++k) {
+    f.est.push_back(-tiles[k - 1].h * tiles[k - 1].w);
+    f.sim.push_back(v[k]);
+    if (v[k] >= 0 && (f.fused < 0 || v[k] < f.fused)) {
+      f.fused = v[k];
+      f.p = plans[k][0], f.c = plans[k][1];
+      f.p.node = f.producer, f.c.node = f.consumer;
+    }
+  }
+  return f.fused >= 0 && (f.apart < 0 || f.fused < f.apart);
+}
 
 int64_t fused_l1_footprint(const Graph& g, const PlatformSpec& spec, int p, int c, int64_t h, int64_t w, int db) {
   const Node& P = g.nodes.at(static_cast<size_t>(p));
@@ -82,9 +110,10 @@ int64_t fused_l1_footprint(const Graph& g, const PlatformSpec& spec, int p, int 
   for (int64_t r = 0; r < Hy; r += h)
     for (int64_t q = 0; q < Wy; q += w) {
       const int64_t nh = std::min(h, Hy - r), nw = std::min(w, Wy - q);
-      const auto mr = window(r, nh, cp.kh, cp.sh, cp.dh, cp.pad_t, Hm), mc = window(q, nw, cp.kw, cp.sw, cp.dw, cp.pad_l, Wm);
-      const auto xr = window(mr.first, mr.second, pp.kh, pp.sh, pp.dh, pp.pad_t, Hx);
-      const auto xc = window(mc.first, mc.second, pp.kw, pp.sw, pp.dw, pp.pad_l, Wx);
+      const auto mr = input_window(r, nh, cp.kh, cp.sh, cp.dh, cp.pad_t, Hm);
+      const auto mc = input_window(q, nw, cp.kw, cp.sw, cp.dw, cp.pad_l, Wm);
+      const auto xr = input_window(mr.first, mr.second, pp.kh, pp.sh, pp.dh, pp.pad_t, Hx);
+      const auto xc = input_window(mc.first, mc.second, pp.kw, pp.sw, pp.dw, pp.pad_l, Wx);
       x_max = std::max(x_max, bytes(x, Cx * xr.second * xc.second));
       if (s1 && depthwise_3x3_s1_applies(pp, {1, Cx, Hx, Wx}, {1, Cm, Hm, mc.second}))   // the tuned flow's kernel
         x_max = std::max(x_max, bytes(x, depthwise_3x3_s1_input_elements({1, Cx, xr.second, Wx}, {1, Cm, mr.second, Wx})));
@@ -98,8 +127,8 @@ int64_t fused_l1_footprint(const Graph& g, const PlatformSpec& spec, int p, int 
   bufs.push_back(m_max);
   bufs.push_back(bytes(g.tensor(P.inputs[1]), shape_numel(g.tensor(P.inputs[1]).shape)));
   bufs.push_back(bytes(g.tensor(C.inputs[1]), shape_numel(g.tensor(C.inputs[1]).shape)));
-  bufs.push_back(const_bytes(pp));
-  bufs.push_back(const_bytes(cp));
+  bufs.push_back(conv_const_bytes(pp));
+  bufs.push_back(conv_const_bytes(cp));
   return l1_high_water(std::move(bufs));
 }
 
@@ -150,21 +179,10 @@ std::vector<FusionChoice> tune_fusion(const Graph& g, const PlatformSpec& spec, 
     FusionChoice f;
     f.producer = p, f.consumer = c, f.p_index = i, f.c_index = at.at(c);
     const Shape& ys = g.tensor(g.nodes[static_cast<size_t>(c)].outputs[0]).shape;
-    struct Tile { int64_t h, w; int db; };
-    std::vector<Tile> tiles;
-    for (int64_t h : rows_of(ys[2]))
-      for (int64_t d : {1, 2, 4, 8}) {
-        const int64_t w = (ys[3] + d - 1) / d;
-        if (d > 1 && w == (ys[3] + d / 2 - 1) / (d / 2)) continue;   // the same width again
-        for (int db : {2, 1})
-          if (fused_l1_footprint(g, spec, p, c, h, w, db) <= l1_budget) tiles.push_back({h, w, db});
-      }
+    std::vector<PairTile> tiles = pair_tiles(
+        ys, [&](int64_t h, int64_t w, int db) { return fused_l1_footprint(g, spec, p, c, h, w, db); }, l1_budget);
     f.candidates = tiles.size();
     if (tiles.empty()) continue;
-    // Largest tiles first (fewer halo rows recomputed, fewer per-tile costs), double buffering first.
-    std::stable_sort(tiles.begin(), tiles.end(), [](const Tile& a, const Tile& b) {
-      return std::tuple(a.h * a.w, a.db, a.h) > std::tuple(b.h * b.w, b.db, b.h);
-    });
     if (tiles.size() > per_pair) tiles.resize(per_pair);
     const Graph pair = chain_subgraph(g, {p, c});
     auto local = [&](LayerTiling t, int node) {
@@ -174,7 +192,7 @@ std::vector<FusionChoice> tune_fusion(const Graph& g, const PlatformSpec& spec, 
       return t;
     };
     std::vector<NetPlan> plans{{local(tp, 0), local(tc, 1)}};
-    for (const Tile& t : tiles) {
+    for (const PairTile& t : tiles) {
       LayerTiling a = local(tp, 0), b = local(tc, 1);
       a.l3 = L3Tiling{}, b.l3 = L3Tiling{};
       a.l3.n_out = layer_geom(g, p).cout, b.l3.n_out = ys[1];
@@ -183,19 +201,7 @@ std::vector<FusionChoice> tune_fusion(const Graph& g, const PlatformSpec& spec, 
       b.l1.l1_bytes = fused_l1_footprint(g, spec, p, c, t.h, t.w, t.db);
       plans.push_back({a, b});
     }
-    const std::vector<int64_t> v = net.evaluate(pair, plans, spec);
-    f.apart = v[0];
-    f.simulated = plans.size();
-    for (size_t k = 1; k < plans.size(); ++k) {
-      f.est.push_back(-tiles[k - 1].h * tiles[k - 1].w);
-      f.sim.push_back(v[k]);
-      if (v[k] >= 0 && (f.fused < 0 || v[k] < f.fused)) {
-        f.fused = v[k];
-        f.p = plans[k][0], f.c = plans[k][1];
-        f.p.node = p, f.c.node = c;
-      }
-    }
-    if (f.fused >= 0 && (f.apart < 0 || f.fused < f.apart)) out.push_back(std::move(f));
+    if (evaluate_pair(f, pair, plans, tiles, spec, net)) out.push_back(std::move(f));
   }
   return out;
 }

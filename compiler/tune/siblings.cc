@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
-#include <tuple>
 
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/internal.h"
@@ -14,28 +12,7 @@ namespace edgesim {
 
 namespace {
 
-// Input rows [start, start + n) that output rows [o0, o0 + no) read (build_params.cc's window).
-int64_t window(int64_t o0, int64_t no, int64_t k, int64_t s, int64_t d, int64_t pad, int64_t in) {
-  const int64_t is = o0 * s - pad, ie = (o0 + no - 1) * s - pad + (k - 1) * d + 1;
-  return std::max<int64_t>(std::min(ie, in) - std::max<int64_t>(is, 0), 0);
-}
-
 int64_t bytes(const TensorDesc& t, int64_t elems) { return elems * static_cast<int64_t>(dtype_size(t.dtype)); }
-
-int64_t const_bytes(const ConvParams& p) {   // as fusion.cc: 4 B per entry of each vector longer than one
-  int64_t b = 0;
-  for (size_t n : {p.bias.size(), p.w_zp.size(), p.rq.k.size(), p.rq.lambda.size(), p.rq.scale.size()})
-    if (n > 1) b += static_cast<int64_t>(n) * 4;
-  return b;
-}
-
-std::vector<int64_t> rows_of(int64_t H) {
-  std::set<int64_t> v;
-  for (int64_t h = 1; h <= std::min<int64_t>(H, 16); ++h) v.insert(h);
-  for (int64_t k = 1; k <= H; ++k)
-    if (H % k == 0) v.insert(k);
-  return {v.rbegin(), v.rend()};
-}
 
 }  // namespace
 
@@ -52,8 +29,8 @@ int64_t sibling_l1_footprint(const Graph& g, int a, int b, int64_t h, int64_t w,
   for (int64_t r = 0; r < Hy; r += h)
     for (int64_t q = 0; q < Wy; q += w) {
       const int64_t nh = std::min(h, Hy - r), nw = std::min(w, Wy - q);
-      const int64_t xr = window(r, nh, p.kh, p.sh, p.dh, p.pad_t, x.shape[2]);
-      const int64_t xc = window(q, nw, p.kw, p.sw, p.dw, p.pad_l, x.shape[3]);
+      const int64_t xr = input_window(r, nh, p.kh, p.sh, p.dh, p.pad_t, x.shape[2]).second;
+      const int64_t xc = input_window(q, nw, p.kw, p.sw, p.dw, p.pad_l, x.shape[3]).second;
       x_max = std::max(x_max, bytes(x, x.shape[1] * xr * xc));
       a_max = std::max(a_max, bytes(ya, ya.shape[1] * nh * nw));
       b_max = std::max(b_max, bytes(yb, yb.shape[1] * nh * nw));
@@ -64,7 +41,7 @@ int64_t sibling_l1_footprint(const Graph& g, int a, int b, int64_t h, int64_t w,
   for (int i = 0; i < n; ++i) bufs.push_back(x_max), bufs.push_back(a_max), bufs.push_back(b_max);
   for (const Node* N : {&A, &B}) {
     bufs.push_back(bytes(g.tensor(N->inputs[1]), shape_numel(g.tensor(N->inputs[1]).shape)));
-    bufs.push_back(const_bytes(N->as<ConvParams>()));
+    bufs.push_back(conv_const_bytes(N->as<ConvParams>()));
   }
   return l1_high_water(std::move(bufs));
 }
@@ -86,26 +63,16 @@ std::vector<FusionChoice> tune_siblings(const Graph& g, const PlatformSpec& spec
     f.producer = a, f.consumer = b, f.p_index = i, f.c_index = at.at(b);
     const Shape& ya = g.tensor(g.nodes[static_cast<size_t>(a)].outputs[0]).shape;
     const Shape& yb = g.tensor(g.nodes[static_cast<size_t>(b)].outputs[0]).shape;
-    struct Tile { int64_t h, w; int db; };
-    std::vector<Tile> tiles;
-    for (int64_t h : rows_of(ya[2]))
-      for (int64_t d : {1, 2, 4, 8}) {
-        const int64_t w = (ya[3] + d - 1) / d;
-        if (d > 1 && w == (ya[3] + d / 2 - 1) / (d / 2)) continue;   // the same width again
-        for (int db : {2, 1})
-          if (sibling_l1_footprint(g, a, b, h, w, db) <= l1_budget) tiles.push_back({h, w, db});
-      }
+    std::vector<PairTile> tiles = pair_tiles(
+        ya, [&](int64_t h, int64_t w, int db) { return sibling_l1_footprint(g, a, b, h, w, db); }, l1_budget);
     f.candidates = tiles.size();
     if (tiles.empty()) continue;
-    std::stable_sort(tiles.begin(), tiles.end(), [](const Tile& x, const Tile& y) {
-      return std::tuple(x.h * x.w, x.db, x.h) > std::tuple(y.h * y.w, y.db, y.h);
-    });
     if (tiles.size() > per_pair) tiles.resize(per_pair);
-    // And the first layer's own tile of the chain (its rows x columns, its buffering), when it
-    // covers all its channels and fits: the tiles the pair runs apart, each input tile read once.
-    const Tile own{ta.l1.whole || ta.l1.h_out <= 0 ? ya[2] : ta.l1.h_out, ta.l1.whole || ta.l1.w_out <= 0 ? ya[3] : ta.l1.w_out,
-                   ta.l1.db};
-    const bool own_new = std::none_of(tiles.begin(), tiles.end(), [&](const Tile& t) {
+    // And the first layer's own tile of the chain (its rows x columns and buffering, all channels)
+    // when it fits: about the tiles the pair runs apart, each input tile read once.
+    const PairTile own{ta.l1.whole || ta.l1.h_out <= 0 ? ya[2] : ta.l1.h_out,
+                       ta.l1.whole || ta.l1.w_out <= 0 ? ya[3] : ta.l1.w_out, std::max(ta.l1.db, 1)};
+    const bool own_new = std::none_of(tiles.begin(), tiles.end(), [&](const PairTile& t) {
       return t.h == own.h && t.w == own.w && t.db == own.db;
     });
     if (own_new && sibling_l1_footprint(g, a, b, own.h, own.w, own.db) <= l1_budget) tiles.push_back(own);
@@ -119,7 +86,7 @@ std::vector<FusionChoice> tune_siblings(const Graph& g, const PlatformSpec& spec
       return t;
     };
     std::vector<NetPlan> plans{{local(ta, 0), local(tb, 1)}};
-    for (const Tile& t : tiles) {
+    for (const PairTile& t : tiles) {
       LayerTiling x = local(ta, 0), y = local(tb, 1);
       x.l3 = L3Tiling{}, y.l3 = L3Tiling{};
       x.l3.n_out = ya[1], y.l3.n_out = yb[1];
@@ -130,19 +97,7 @@ std::vector<FusionChoice> tune_siblings(const Graph& g, const PlatformSpec& spec
       y.l1.l1_bytes = x.l1.l1_bytes;
       plans.push_back({x, y});
     }
-    const std::vector<int64_t> v = net.evaluate(pair, plans, spec);
-    f.apart = v[0];
-    f.simulated = plans.size();
-    for (size_t k = 1; k < plans.size(); ++k) {
-      f.est.push_back(-tiles[k - 1].h * tiles[k - 1].w);
-      f.sim.push_back(v[k]);
-      if (v[k] >= 0 && (f.fused < 0 || v[k] < f.fused)) {
-        f.fused = v[k];
-        f.p = plans[k][0], f.c = plans[k][1];
-        f.p.node = a, f.c.node = b;
-      }
-    }
-    if (f.fused >= 0 && (f.apart < 0 || f.fused < f.apart)) out.push_back(std::move(f));
+    if (evaluate_pair(f, pair, plans, tiles, spec, net)) out.push_back(std::move(f));
   }
   return out;
 }

@@ -3,14 +3,18 @@
 // columns, all channels, single buffered (2 tiles). Apart, each layer loads the input tiles
 // itself: 2 x 2 x 16 x 4 x 8 = 2,048 B L2 -> L1; as siblings the step loads them once, 1,024 B,
 // and stores the same 2 x (8 + 12) x 4 x 8 = 1,280 B; B's step is empty; both run bit-exact. The
-// pairs the builder refuses are refused with the reason.
+// pairs the builder refuses are refused with the reason. And a property test over random pairs.
 #include <iostream>
 
 #include <catch2/catch.hpp>
 
 #include "compiler/schedule/build.h"
+#include "compiler/schedule/functional.h"
+#include "compiler/tune/siblings.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
+#include "schedule/dep_order.h"
+#include "schedule/conv_layers.h"
 #include "schedule/sched_util.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
@@ -20,27 +24,6 @@ using namespace edgesim;
 
 namespace {
 
-int conv(Graph& g, int x, int64_t cout, int64_t k, const std::string& name) {
-  const Shape xs = g.tensor(x).shape;
-  ConvParams p;
-  p.kh = p.kw = k;
-  p.pad_t = p.pad_l = p.pad_b = p.pad_r = k / 2;
-  const Shape ws{cout, xs[1], k, k};
-  std::vector<int64_t> wv(static_cast<size_t>(shape_numel(ws)));
-  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>((i * 7 + cout) % 11) - 5;
-  const int w = g.add_tensor({name + "_w", DType::I8, ws, Tensor::from_ints(DType::I8, ws, wv), false});
-  const int y = g.add_tensor({name + "_y", DType::U8, {1, cout, xs[2], xs[3]}, std::nullopt, false});
-  p.bias.assign(static_cast<size_t>(cout), 5);
-  p.rq.kind = Requant::Kind::Integer;
-  p.rq.axis = 1;
-  p.rq.k.clear(), p.rq.lambda.clear();
-  for (int64_t c = 0; c < cout; ++c) p.rq.k.push_back(1 + c % 3), p.rq.lambda.push_back(30 * (c % 4) - 40);
-  p.rq.shift = 6;
-  p.rq.lo = 0;
-  p.rq.hi = 255;
-  g.nodes.push_back(Node{name, p, {x, w}, {y}, {"Conv"}});
-  return y;
-}
 
 // x -> A (1x1, 8) and B (1x1, 12), or B a 3x3 (other windows).
 Graph pair(int64_t kb) {
@@ -48,8 +31,8 @@ Graph pair(int64_t kb) {
   g.name = "siblings";
   const int x = g.add_tensor({"x", DType::U8, {1, 16, 8, 8}, std::nullopt, false});
   g.inputs = {x};
-  const int a = conv(g, x, 8, 1, "A");
-  const int b = conv(g, x, 12, kb, "B");
+  const int a = test::fixed_conv(g, x, 8, 1, "A");
+  const int b = test::fixed_conv(g, x, 12, kb, "B");
   g.outputs = {a, b};
   g.validate();
   return g;
@@ -106,4 +89,59 @@ TEST_CASE("sibling convs run as one step: each input tile loaded once, bit-exact
   // A 3x3 sibling reads other windows: refused, with the reason.
   const Graph other = pair(3);
   CHECK_THROWS_WITH(build_schedule(other, spec, tiles(other, true), {}), Catch::Contains("reads other windows"));
+}
+
+TEST_CASE("sibling pairs: random pairs run bit-exact, each input tile loaded once", "[schedule][siblings][property]") {
+  // x -> A and B of one window geometry (3x3 dense or depthwise, or 1x1; stride 1 or 2; padding
+  // 0 or 1), u8 or i8 outputs, odd sizes; half the time a consumer of A sits between A and B in
+  // the node order (B then runs before it, in A's step). A random tile and buffering (fixed seed).
+  const PlatformSpec spec = load_platform(test::source_dir() + "/platforms/siracusa.yaml");
+  test::Rng r(20261127);
+  for (int i = 0; i < 40; ++i) {
+    Graph g;
+    g.name = "siblings" + std::to_string(i);
+    const int64_t C = test::pick(r, 1, 13), H = test::pick(r, 4, 17), W = test::pick(r, 4, 17);
+    const int x = g.add_tensor({"x", DType::U8, {1, C, H, W}, std::nullopt, false});
+    g.inputs = {x};
+    const bool k3 = test::pick(r, 0, 1) == 1;
+    const int64_t stride = k3 && H >= 7 && W >= 7 ? test::pick(r, 1, 2) : 1, pad = k3 ? test::pick(r, 0, 1) : 0;
+    auto kind = [&] { return k3 ? static_cast<int>(test::pick(r, 0, 1)) : 2; };
+    const int a = test::add_conv(g, r, x, kind(), test::pick(r, 1, 13), stride, "A", pad);
+    const bool between = test::pick(r, 0, 1) == 1;
+    const int a2 = between ? test::add_conv(g, r, a, 2, test::pick(r, 1, 9), 1, "A2") : -1;
+    const int b = test::add_conv(g, r, x, kind(), test::pick(r, 1, 13), stride, "B", pad);
+    g.outputs = {between ? a2 : a, b};
+    g.validate();
+    const int bn = between ? 2 : 1;
+    REQUIRE(sibling_of(g, 0) == bn);
+    std::vector<LayerTiling> t = test::fixed_tilings(g, 0, 0, 0);
+    for (LayerTiling& l : t) l.policy = "tuned";
+    const Shape ys = g.tensor(g.nodes[0].outputs[0]).shape;
+    t[0].net.sibling = true;
+    t[0].l1.h_out = test::pick(r, 1, ys[2]);
+    t[0].l1.w_out = test::pick(r, 1, ys[3]);
+    t[0].l1.db = static_cast<int>(test::pick(r, 1, 2));
+    INFO(g.name << ": C " << C << " H " << H << " W " << W << " k3 " << k3 << " s" << stride << " p" << pad << " between "
+                << between << ", tile " << t[0].l1.h_out << "x" << t[0].l1.w_out << " db " << t[0].l1.db);
+    Schedule s;
+    try {
+      s = build_schedule(g, spec, t, {});
+    } catch (const std::exception& e) {
+      FAIL(e.what());
+    }
+    CHECK(s.steps[static_cast<size_t>(bn)].commands.empty());
+    int64_t step_l1 = 0;
+    for (const Buffer& buf : s.buffers)
+      if (buf.level == Level::L1 && buf.first_step == 0) step_l1 = std::max(step_l1, buf.offset + buf.bytes);
+    CHECK(sibling_l1_footprint(g, 0, bn, t[0].l1.h_out, t[0].l1.w_out, t[0].l1.db) == step_l1);
+    const auto in = test::random_inputs(g, static_cast<uint32_t>(i));
+    InterpreterOptions io;
+    io.keep_all = true;
+    const auto want = interpret(g, in, io);
+    const FunctionalResult f = execute_functional(g, s, in);
+    for (size_t o = 0; o < g.outputs.size(); ++o) CHECK(f.outputs.at(o).same_values(want.outputs.at(o)));
+    const FunctionalResult fr = execute_functional(g, test::reorder_by_deps(s), in);
+    for (size_t o = 0; o < g.outputs.size(); ++o) CHECK(fr.outputs.at(o).same_values(want.outputs.at(o)));
+    CHECK(verify_against_interpreter(g, *simulate(g, s, spec, in, {}).values, want).ok);
+  }
 }

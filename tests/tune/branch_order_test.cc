@@ -14,6 +14,7 @@
 #include "compiler/tune/branch_order.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
+#include "schedule/conv_layers.h"
 #include "schedule/sched_util.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
@@ -23,27 +24,6 @@ using namespace edgesim;
 
 namespace {
 
-int conv(Graph& g, int x, int64_t cout, int64_t k, const std::string& name) {
-  const Shape xs = g.tensor(x).shape;
-  ConvParams p;
-  p.kh = p.kw = k;
-  p.pad_t = p.pad_l = p.pad_b = p.pad_r = k / 2;
-  const Shape ws{cout, xs[1], k, k};
-  std::vector<int64_t> wv(static_cast<size_t>(shape_numel(ws)));
-  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>((i * 5 + cout) % 7) - 3;
-  const int w = g.add_tensor({name + "_w", DType::I8, ws, Tensor::from_ints(DType::I8, ws, wv), false});
-  const int y = g.add_tensor({name + "_y", DType::U8, {1, cout, xs[2], xs[3]}, std::nullopt, false});
-  p.bias.assign(static_cast<size_t>(cout), 3);
-  p.rq.kind = Requant::Kind::Integer;
-  p.rq.axis = 1;
-  p.rq.k.assign(static_cast<size_t>(cout), 2);
-  p.rq.lambda.assign(static_cast<size_t>(cout), 40);
-  p.rq.shift = 7;
-  p.rq.lo = 0;
-  p.rq.hi = 255;
-  g.nodes.push_back(Node{name, p, {x, w}, {y}, {"Conv"}});
-  return y;
-}
 
 // stem -> {a: 1x1 -> 8 | b: 1x1 -> 48 -> 3x3 -> 8 | c: 1x1 -> 32 -> 3x3 -> 4 | d: max pool 3x3 -> 1x1 -> 4}
 // -> concat (24 channels). The graph lists the reduce layers first, as ONNX exporters often do.
@@ -52,10 +32,10 @@ Graph inception() {
   g.name = "inception";
   const int x = g.add_tensor({"x", DType::U8, {1, 16, 12, 12}, std::nullopt, false});
   g.inputs = {x};
-  const int s = conv(g, x, 16, 1, "stem");
-  const int b1 = conv(g, s, 48, 1, "b_reduce");
-  const int c1 = conv(g, s, 32, 1, "c_reduce");
-  const int a = conv(g, s, 8, 1, "a_1x1");
+  const int s = test::fixed_conv(g, x, 16, 1, "stem");
+  const int b1 = test::fixed_conv(g, s, 48, 1, "b_reduce");
+  const int c1 = test::fixed_conv(g, s, 32, 1, "c_reduce");
+  const int a = test::fixed_conv(g, s, 8, 1, "a_1x1");
   PoolParams pp;
   pp.kind = PoolParams::Kind::Max;
   pp.kh = pp.kw = 3;
@@ -64,9 +44,9 @@ Graph inception() {
   pp.rq.hi = 255;
   const int d0 = g.add_tensor({"d_pool_y", DType::U8, {1, 16, 12, 12}, std::nullopt, false});
   g.nodes.push_back(Node{"d_pool", pp, {s}, {d0}, {"MaxPool"}});
-  const int b2 = conv(g, b1, 8, 3, "b_3x3");
-  const int c2 = conv(g, c1, 4, 3, "c_3x3");
-  const int d1 = conv(g, d0, 4, 1, "d_1x1");
+  const int b2 = test::fixed_conv(g, b1, 8, 3, "b_3x3");
+  const int c2 = test::fixed_conv(g, c1, 4, 3, "c_3x3");
+  const int d1 = test::fixed_conv(g, d0, 4, 1, "d_1x1");
   const int y = g.add_tensor({"y", DType::U8, {1, 24, 12, 12}, std::nullopt, false});
   g.nodes.push_back(Node{"concat", ConcatParams{1}, {a, b2, c2, d1}, {y}, {"Concat"}});
   g.outputs = {y};

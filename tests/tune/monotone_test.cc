@@ -17,6 +17,7 @@
 #include "sim/tune/net_sim_evaluator.h"
 #include "sim/tune/sim_evaluator.h"
 #include "support/paths.h"
+#include "tune/tune_simulated.h"
 
 using namespace edgesim;
 
@@ -32,13 +33,7 @@ void check_grid(const Graph& imported, const std::string& platform, const std::v
       const PlatformSpec spec = load_platform(test::source_dir() + "/platforms/" + platform + ".yaml", over);
       Graph g = imported;
       assign_engines(g, spec);
-      SimulatingEvaluator sim(2);
-      NetSimEvaluator net(2);
-      TuneOptions opt;
-      opt.top_k = 4;
-      opt.simulator = &sim;
-      TuneCache cache("");
-      c[i][j] = tune_network(g, spec, opt, &net, cache).tuned;
+      c[i][j] = test::tune_simulated(g, spec).tuned;
       std::cout << fmt::format("  monotone {:<9} l1 {:>7} l2 {:>7}: tuned {}\n", platform, l1s[i], l2s[j], c[i][j]);
       REQUIRE(c[i][j] > 0);
     }

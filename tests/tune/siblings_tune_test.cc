@@ -12,38 +12,17 @@
 #include "compiler/tune/siblings.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
+#include "schedule/conv_layers.h"
 #include "schedule/sched_util.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
-#include "sim/tune/net_sim_evaluator.h"
-#include "sim/tune/sim_evaluator.h"
 #include "support/paths.h"
+#include "tune/tune_simulated.h"
 
 using namespace edgesim;
 
 namespace {
 
-int conv(Graph& g, int x, int64_t cout, int64_t k, const std::string& name) {
-  const Shape xs = g.tensor(x).shape;
-  ConvParams p;
-  p.kh = p.kw = k;
-  p.pad_t = p.pad_l = p.pad_b = p.pad_r = k / 2;
-  const Shape ws{cout, xs[1], k, k};
-  std::vector<int64_t> wv(static_cast<size_t>(shape_numel(ws)));
-  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>((i * 5 + cout) % 7) - 3;
-  const int w = g.add_tensor({name + "_w", DType::I8, ws, Tensor::from_ints(DType::I8, ws, wv), false});
-  const int y = g.add_tensor({name + "_y", DType::U8, {1, cout, xs[2], xs[3]}, std::nullopt, false});
-  p.bias.assign(static_cast<size_t>(cout), 3);
-  p.rq.kind = Requant::Kind::Integer;
-  p.rq.axis = 1;
-  p.rq.k.assign(static_cast<size_t>(cout), 2);
-  p.rq.lambda.assign(static_cast<size_t>(cout), 40);
-  p.rq.shift = 7;
-  p.rq.lo = 0;
-  p.rq.hi = 255;
-  g.nodes.push_back(Node{name, p, {x, w}, {y}, {"Conv"}});
-  return y;
-}
 
 // x (64 x 32 x 32) -> {b: 1x1 -> 32 | c: 1x1 -> 24} -> concat (56 channels).
 Graph block() {
@@ -51,8 +30,8 @@ Graph block() {
   g.name = "reduce_pair";
   const int x = g.add_tensor({"x", DType::U8, {1, 64, 32, 32}, std::nullopt, false});
   g.inputs = {x};
-  const int b1 = conv(g, x, 32, 1, "b_1x1");
-  const int c1 = conv(g, x, 24, 1, "c_1x1");
+  const int b1 = test::fixed_conv(g, x, 32, 1, "b_1x1");
+  const int c1 = test::fixed_conv(g, x, 24, 1, "c_1x1");
   const int y = g.add_tensor({"y", DType::U8, {1, 56, 32, 32}, std::nullopt, false});
   g.nodes.push_back(Node{"concat", ConcatParams{1}, {b1, c1}, {y}, {"Concat"}});
   g.outputs = {y};
@@ -76,13 +55,7 @@ TEST_CASE("tuner: sibling 1x1 convs reading one input are offered as one step an
   CHECK(s.steps.at(1).commands.empty());
   CHECK(sibling_l1_footprint(g, 0, 1, 2, 32, 2) == s.high_water[static_cast<size_t>(Level::L1)]);
 
-  SimulatingEvaluator sim(2);
-  NetSimEvaluator net(2);
-  TuneOptions opt;
-  opt.top_k = 4;
-  opt.simulator = &sim;
-  TuneCache cache("");
-  const NetworkTuneResult r = tune_network(g, spec, opt, &net, cache);
+  const NetworkTuneResult r = test::tune_simulated(g, spec);
   for (const std::string& c : r.changes) std::cout << "  siblings tune: " << c << "\n";
   std::cout << "  siblings tune: dory " << r.dory << ", tuned " << r.tuned << "\n";
   REQUIRE(r.tuned > 0);
