@@ -207,7 +207,9 @@ GoldenArray parse_npy(const std::string& bytes, const std::string& name) {
 
   a.values.resize(static_cast<size_t>(n));
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + data_off);
-  if (!*fortran || a.shape.size() < 2) {
+  // (An empty array has nothing to reorder; its other dimensions may be anything, so no strides
+  // are formed from them.)
+  if (!*fortran || a.shape.size() < 2 || n == 0) {
     for (int64_t i = 0; i < n; ++i) a.values[i] = decode(t, data + i * t.size);
     return a;
   }

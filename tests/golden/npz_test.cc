@@ -142,6 +142,12 @@ TEST_CASE("npy: malformed arrays are rejected naming the member", "[golden][npz]
   CHECK_THROWS_WITH(parse_npy(no_shape, "m5"), Contains("lacks 'shape'"));
   CHECK_THROWS_WITH(parse_npy(make_npy("<i4", false, "(4000000000, 4000000000)", ""), "m6"),
                     Contains("larger than the file"));
+  CHECK_THROWS_WITH(parse_npy(make_npy("<i4", false, "(2, -1)", ""), "m7"), Contains("m7") && Contains("expected a dimension"));
+  // Found by fuzzing: a Fortran-order array with a 0 dimension and others whose product overflows
+  // int64 (the C-order strides were formed from them: signed overflow). It is empty.
+  const auto empty = parse_npy(make_npy("<i8", true, "(0, 1, 4, 2, 2, 1, 4, 2, 4757, 774355555554, 70, 3, 2)", ""), "m8");
+  CHECK(empty.values.empty());
+  CHECK(empty.shape.size() == 13);
 }
 
 TEST_CASE("npz: non-archives and missing files are GoldenErrors naming the path", "[golden][npz]") {
