@@ -25,10 +25,6 @@ namespace edgesim::sched {
 
 namespace {
 
-int64_t bytes_of(const Region& like, const Box& b) { return b.numel() * static_cast<int64_t>(dtype_size(like.dtype)); }
-
-int64_t pick(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
-
 struct FusedTile {
   Box y, mid, x;                 // C's output, P's output (= C's input window), P's input window
   TileParams tp, tc;             // P's and C's tile params
@@ -65,6 +61,13 @@ std::string check_fusion(const Graph& g, int p, const std::map<int, const LayerT
   }
   if (tiling_of.at(c)->net.fuse) return "the consumer is itself fused with its consumer (pairs only)";
   return "";
+}
+
+std::vector<int> add_l1_buffers(Schedule& s, const std::string& tag, int64_t bytes, int n, const std::string& name, int step) {
+  std::vector<int> ids;
+  for (int i = 0; i < n; ++i)
+    ids.push_back(add_buffer(s, Level::L1, bytes, tag + "[" + std::to_string(i) + "] L1 " + name, step, step));
+  return ids;
 }
 
 void load_const_vectors(StepEmitter& em, const ConstHome& h, int buf, const std::string& layer) {
@@ -109,11 +112,8 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
   const Node& C = g.nodes.at(static_cast<size_t>(c));
   const std::string who = node_label(g, p) + " fused with " + node_label(g, c);
   const Region x_home = home_region(ctx, P.inputs[0], true);
-  Region wp_home = home_region(ctx, P.inputs[1], true), wc_home = home_region(ctx, C.inputs[1], true);
-  if (const auto lw = ctx.loop_weights.find(p); lw != ctx.loop_weights.end())
-    wp_home = packed(lw->second, 0, wp_home, Box{Shape(4, 0), wp_home.shape});
-  if (const auto lw = ctx.loop_weights.find(c); lw != ctx.loop_weights.end())
-    wc_home = packed(lw->second, 0, wc_home, Box{Shape(4, 0), wc_home.shape});
+  const Region wp_home = loop_weights_home(ctx, p, home_region(ctx, P.inputs[1], true));
+  const Region wc_home = loop_weights_home(ctx, c, home_region(ctx, C.inputs[1], true));
   const Region y_home = home_region(ctx, C.outputs[0], true);
   const Shape mid_shape = to4d_shape(g.tensor(P.outputs[0]).shape);
   Region mid_like = x_home;   // P's output in L1: x's layout, its own dtype (i8 or u8)
@@ -121,7 +121,7 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
   const Shape& ys = y_home.shape;
 
   // Tiles: C's output rows x columns, all channels.
-  const int64_t th = pick(tc.l1.h_out, ys[2]), tw = pick(tc.l1.w_out, ys[3]);
+  const int64_t th = tile_extent(tc.l1.h_out, ys[2]), tw = tile_extent(tc.l1.w_out, ys[3]);
   std::vector<FusedTile> tiles;
   for (int64_t r = 0; r < ys[2]; r += th)
     for (int64_t q = 0; q < ys[3]; q += tw) {
@@ -150,25 +150,20 @@ void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, co
   int64_t x_max = 0, mid_max = 0, y_max = 0;
   const bool dw3x3_s1 = policy_calls_dw3x3_s1(tp.policy, *ctx.spec);   // as build_layer.cc: its zero rows
   for (const FusedTile& f : tiles) {
-    x_max = std::max(x_max, bytes_of(x_home, f.x));
+    x_max = std::max(x_max, region_bytes(x_home, f.x));
     if (dw3x3_s1 && std::holds_alternative<ConvParams>(f.tp.params) &&
         depthwise_3x3_s1_applies(std::get<ConvParams>(f.tp.params), f.x.ext, f.mid.ext))
       x_max = std::max(x_max, depthwise_3x3_s1_input_elements(f.x.ext, f.mid.ext) *
                                   static_cast<int64_t>(dtype_size(x_home.dtype)));
-    mid_max = std::max(mid_max, bytes_of(mid_like, f.mid));
-    y_max = std::max(y_max, bytes_of(y_home, f.y));
+    mid_max = std::max(mid_max, region_bytes(mid_like, f.mid));
+    y_max = std::max(y_max, region_bytes(y_home, f.y));
   }
   const std::string nm = P.name + "+" + C.name;
-  auto l1 = [&](const std::string& tag, int64_t bytes, int n) {
-    std::vector<int> ids;
-    for (int i = 0; i < n; ++i)
-      ids.push_back(add_buffer(s, Level::L1, bytes, tag + "[" + std::to_string(i) + "] L1 " + nm, p, p));
-    return ids;
-  };
+  auto l1 = [&](const std::string& tag, int64_t bytes, int n) { return add_l1_buffers(s, tag, bytes, n, nm, p); };
   const std::vector<int> x_l1 = l1("x", x_max, dbl ? 2 : 1), y_l1 = l1("y", y_max, dbl ? 2 : 1);
   const int mid_l1 = l1("mid", mid_max, 1)[0];
   const Box wp_box{Shape(4, 0), wp_home.shape}, wc_box{Shape(4, 0), wc_home.shape};
-  const int wp_l1 = l1("wP", bytes_of(wp_home, wp_box), 1)[0], wc_l1 = l1("wC", bytes_of(wc_home, wc_box), 1)[0];
+  const int wp_l1 = l1("wP", region_bytes(wp_home, wp_box), 1)[0], wc_l1 = l1("wC", region_bytes(wc_home, wc_box), 1)[0];
   const int cp_l1 = cp.bytes > 0 ? l1("cP", cp.bytes, 1)[0] : -1, cc_l1 = cc.bytes > 0 ? l1("cC", cc.bytes, 1)[0] : -1;
 
   StepEmitter em(ctx, step, !dbl);

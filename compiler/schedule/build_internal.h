@@ -14,6 +14,7 @@
 // A "region" is a tensor (or a part of it) stored in a buffer: its logical shape in kernel
 // coordinates, element strides, and the logical coordinates of its first element (origin).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -221,6 +222,19 @@ void build_whole_step(BuildContext& ctx, int node);
 std::string check_fusion(const Graph& g, int p, const std::map<int, const LayerTiling*>& tiling_of);
 int fused_consumer(const Graph& g, int p);
 void build_fused_step(BuildContext& ctx, int p, const LayerTiling& tp, int c, const LayerTiling& tc);
+// Bytes of `box` stored like `like`; a tile extent `v` (<= 0: the whole `full`) clipped to `full`.
+inline int64_t region_bytes(const Region& like, const Box& box) {
+  return box.numel() * static_cast<int64_t>(dtype_size(like.dtype));
+}
+inline int64_t tile_extent(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
+// A layer's weights as its step reads them: from the L2 buffer the network loop copied them into
+// whole (build_loop.cc) when there is one, else from their home `home`.
+inline Region loop_weights_home(const BuildContext& ctx, int node, const Region& home) {
+  const auto lw = ctx.loop_weights.find(node);
+  return lw == ctx.loop_weights.end() ? home : packed(lw->second, 0, home, Box{Shape(home.shape.size(), 0), home.shape});
+}
+// n L1 buffers of `bytes` named "<tag>[i] L1 <name>", living for step `step`.
+std::vector<int> add_l1_buffers(Schedule& s, const std::string& tag, int64_t bytes, int n, const std::string& name, int step);
 // Shared by the fused and sibling steps (build_fused.cc): a layer's constant vectors copied whole
 // into the L1 buffer `buf` (one after the other, 4 B per entry); and one conv layer's compute on a
 // tile: input `in` (in L1 buffer `in_buf`), its weights (L1 buffer `w_l1`, packed whole from

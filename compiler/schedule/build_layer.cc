@@ -37,10 +37,6 @@ struct Slab {
   std::vector<TileInfo> tiles;
 };
 
-int64_t bytes_of(const Region& like, const Box& b) {
-  return b.numel() * static_cast<int64_t>(dtype_size(like.dtype));
-}
-
 // Region of a tensor right-aligned to `rank` dims (unit dims prepended), then 4-D if asked.
 Region aligned_home(const BuildContext& ctx, int tensor, size_t rank, bool as4d) {
   Region r = home_region(ctx, tensor, false);
@@ -57,8 +53,6 @@ Region aligned_home(const BuildContext& ctx, int tensor, size_t rank, bool as4d)
   r.origin.assign(r.shape.size(), 0);
   return r;
 }
-
-int64_t pick(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
 
 // Budgets::dw_blocking of a named policy; tilings made outside one (tests) overlap as requested.
 bool blocks_depthwise(const PlatformSpec& spec, const std::string& policy) {
@@ -126,8 +120,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
     y_home = home_region(ctx, n.outputs[0], !gemm);
   }
   // Weights the network loop has copied whole into L2 (build_loop.cc) are read from there.
-  if (const auto lw = ctx.loop_weights.find(node); lw != ctx.loop_weights.end())
-    in_home[1] = packed(lw->second, 0, in_home[1], Box{Shape(in_home[1].shape.size(), 0), in_home[1].shape});
+  if (in_home.size() > 1) in_home[1] = loop_weights_home(ctx, node, in_home[1]);
   std::vector<Shape> in_shapes;
   for (const Region& r : in_home) in_shapes.push_back(r.shape);
   const Shape& ys = y_home.shape;
@@ -142,7 +135,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
 
   // Slab and tile extents.
   const int64_t C = ys[cdim], H = ys[hdim], W = wdim >= 0 ? ys[wdim] : 1;
-  const int64_t slab_c = pick(t.l3.n_out, C), slab_h = pick(t.l3.h_out, H);
+  const int64_t slab_c = tile_extent(t.l3.n_out, C), slab_h = tile_extent(t.l3.h_out, H);
   std::vector<Slab> slabs;
   std::vector<size_t> batch_dims;
   for (size_t d = 0; d < KR; ++d)
@@ -159,9 +152,9 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
     for (int64_t sc = 0; sc < C; sc += slab_c)
       for (int64_t sh = 0; sh < H; sh += slab_h) {
         const int64_t nc_s = std::min(slab_c, C - sc), nh_s = std::min(slab_h, H - sh);
-        const int64_t tc = t.l1.whole ? nc_s : pick(t.l1.n_out, nc_s);
-        const int64_t th = t.l1.whole ? nh_s : pick(t.l1.h_out, nh_s);
-        const int64_t tw = t.l1.whole ? W : pick(t.l1.w_out, W);
+        const int64_t tc = t.l1.whole ? nc_s : tile_extent(t.l1.n_out, nc_s);
+        const int64_t th = t.l1.whole ? nh_s : tile_extent(t.l1.h_out, nh_s);
+        const int64_t tw = t.l1.whole ? W : tile_extent(t.l1.w_out, W);
         Slab slab;
         for (int64_t c = sc; c < sc + nc_s; c += tc)
           for (int64_t h = sh; h < sh + nh_s; h += th)
@@ -253,13 +246,13 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
     for (const Slab& sl : slabs)
       for (const TileInfo& ti : sl.tiles) {
         ++ntiles;
-        for (size_t k = 0; k < nin; ++k) in_max[k] = std::max(in_max[k], bytes_of(in_home[k], ti.tp.in_boxes[k]));
+        for (size_t k = 0; k < nin; ++k) in_max[k] = std::max(in_max[k], region_bytes(in_home[k], ti.tp.in_boxes[k]));
         if (dw3x3_s1 && nin > 0 && std::holds_alternative<ConvParams>(ti.tp.params) &&
             depthwise_3x3_s1_applies(std::get<ConvParams>(ti.tp.params), ti.tp.in_boxes[0].ext, ti.out.ext)) {
           in_max[0] = std::max(in_max[0], depthwise_3x3_s1_input_elements(ti.tp.in_boxes[0].ext, ti.out.ext) *
                                               static_cast<int64_t>(dtype_size(in_home[0].dtype)));
         }
-        y_max = std::max(y_max, bytes_of(y_home, ti.out));
+        y_max = std::max(y_max, region_bytes(y_home, ti.out));
         int64_t cb = 0;
         for (const ConstVec& v : ti.cv) cb += v.box.numel() * 4;
         c_max = std::max(c_max, cb);

@@ -66,14 +66,6 @@ std::string check_siblings(const Graph& g, int a, const std::map<int, const Laye
 
 namespace sched {
 
-namespace {
-
-int64_t bytes_of(const Region& like, const Box& b) { return b.numel() * static_cast<int64_t>(dtype_size(like.dtype)); }
-
-int64_t pick(int64_t v, int64_t full) { return v <= 0 ? full : std::min(v, full); }
-
-}  // namespace
-
 void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, const LayerTiling& tb) {
   const Graph& g = *ctx.g;
   Schedule& s = *ctx.s;
@@ -81,11 +73,8 @@ void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, 
   const Node& B = g.nodes.at(static_cast<size_t>(b));
   const std::string who = node_label(g, a) + " with its sibling " + node_label(g, b);
   const Region x_home = home_region(ctx, A.inputs[0], true);
-  Region wa_home = home_region(ctx, A.inputs[1], true), wb_home = home_region(ctx, B.inputs[1], true);
-  if (const auto lw = ctx.loop_weights.find(a); lw != ctx.loop_weights.end())
-    wa_home = packed(lw->second, 0, wa_home, Box{Shape(4, 0), wa_home.shape});
-  if (const auto lw = ctx.loop_weights.find(b); lw != ctx.loop_weights.end())
-    wb_home = packed(lw->second, 0, wb_home, Box{Shape(4, 0), wb_home.shape});
+  const Region wa_home = loop_weights_home(ctx, a, home_region(ctx, A.inputs[1], true));
+  const Region wb_home = loop_weights_home(ctx, b, home_region(ctx, B.inputs[1], true));
   const Region ya_home = home_region(ctx, A.outputs[0], true), yb_home = home_region(ctx, B.outputs[0], true);
   const Shape& ys = ya_home.shape;
 
@@ -94,7 +83,7 @@ void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, 
     Box ya, yb, x;
     TileParams ta, tb;
   };
-  const int64_t th = pick(ta.l1.h_out, ys[2]), tw = pick(ta.l1.w_out, ys[3]);
+  const int64_t th = tile_extent(ta.l1.h_out, ys[2]), tw = tile_extent(ta.l1.w_out, ys[3]);
   std::vector<Tile> tiles;
   for (int64_t r = 0; r < ys[2]; r += th)
     for (int64_t q = 0; q < ys[3]; q += tw) {
@@ -123,21 +112,16 @@ void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, 
   // L1 buffers, sized for the largest tile.
   int64_t x_max = 0, ya_max = 0, yb_max = 0;
   for (const Tile& t : tiles) {
-    x_max = std::max(x_max, bytes_of(x_home, t.x));
-    ya_max = std::max(ya_max, bytes_of(ya_home, t.ya));
-    yb_max = std::max(yb_max, bytes_of(yb_home, t.yb));
+    x_max = std::max(x_max, region_bytes(x_home, t.x));
+    ya_max = std::max(ya_max, region_bytes(ya_home, t.ya));
+    yb_max = std::max(yb_max, region_bytes(yb_home, t.yb));
   }
   const std::string nm = A.name + "|" + B.name;
-  auto l1 = [&](const std::string& tag, int64_t bytes, int n) {
-    std::vector<int> ids;
-    for (int i = 0; i < n; ++i)
-      ids.push_back(add_buffer(s, Level::L1, bytes, tag + "[" + std::to_string(i) + "] L1 " + nm, a, a));
-    return ids;
-  };
+  auto l1 = [&](const std::string& tag, int64_t bytes, int n) { return add_l1_buffers(s, tag, bytes, n, nm, a); };
   const int nb = dbl ? 2 : 1;
   const std::vector<int> x_l1 = l1("x", x_max, nb), ya_l1 = l1("yA", ya_max, nb), yb_l1 = l1("yB", yb_max, nb);
   const Box wa_box{Shape(4, 0), wa_home.shape}, wb_box{Shape(4, 0), wb_home.shape};
-  const int wa_l1 = l1("wA", bytes_of(wa_home, wa_box), 1)[0], wb_l1 = l1("wB", bytes_of(wb_home, wb_box), 1)[0];
+  const int wa_l1 = l1("wA", region_bytes(wa_home, wa_box), 1)[0], wb_l1 = l1("wB", region_bytes(wb_home, wb_box), 1)[0];
   const int ca_l1 = ca.bytes > 0 ? l1("cA", ca.bytes, 1)[0] : -1, cb_l1 = cb.bytes > 0 ? l1("cB", cb.bytes, 1)[0] : -1;
 
   StepEmitter em(ctx, step, !dbl);

@@ -252,7 +252,6 @@ int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatc
   for (const PointRecord& r : rs) {
     t.infeasible += r.status == "infeasible";
     t.errors += r.status == "error";
-    t.carried += !r.carried_from.empty();
   }
   if (!o.csv.empty()) write_file_atomically(o.csv, results_csv(s, rs, o.provenance));
   if (!o.json.empty()) write_file_atomically(o.json, results_json(s, rs, o.provenance));

@@ -44,7 +44,6 @@ std::string error_message(const SweepSpec& s, size_t index, const std::string& w
 
 struct SweepTotals {
   size_t points = 0, reused = 0, computed = 0, infeasible = 0, errors = 0;
-  size_t carried = 0;   // tuned points that run the plan of a point with less memory (carry.h)
   bool interrupted = false;
 };
 
