@@ -2,9 +2,10 @@
 // Deeploy runs its Transpose nodes (docs/schedule.md "Graph I/O layout"): the [N, C, H, W]
 // tensor is cut into row bands that fit the L1 budget (input and output tile, times the
 // buffering); per band one copy L2 -> L1 in the input's storage order, one cluster kernel that
-// rewrites the band in the output's order, one copy L1 -> L2. Deeploy's tiler splits a Transpose
-// along its outer dimensions the same way ([30] TransposeTileConstraint.py); the band height is
-// the largest that fits.
+// rewrites the band in the output's order, one copy L1 -> L2; the band height is the largest that
+// fits. Deeploy's tiler cuts a Transpose differently: its solver keeps the outer input dimensions
+// whole and slices the innermost one ([30] TransposeTileConstraint.py, TilerModel.py; worked out,
+// not modelled yet: docs/validation.md "NE16 single layers").
 #include <algorithm>
 
 #include "compiler/schedule/build_internal.h"

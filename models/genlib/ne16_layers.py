@@ -1,8 +1,9 @@
 """ne16_*: single 3x3 layers, Deeploy dialect: the shapes of the single-layer NE16 measurements
-of Deeploy's GAP9 NE16 work (docs/validation.md, docs/sources.md [30], [49]): dense 3x3 64 -> 64
-and 32 -> 32 at 32x32, 16 -> 16 at 64x64 and 4 -> 4 at 128x128, depthwise 3x3 with 16 and 32
-channels at 32x32, stride 1, pad 1, uint8 input, per-channel RequantShift to uint8. edgesim's own
-weights (the cycle figures do not depend on them).
+of Deeploy's GAP9 NE16 work (docs/validation.md, docs/sources.md [30], [49], [50]): dense 3x3
+64 -> 64 and 32 -> 32 at 32x32, 16 -> 16 at 64x64 and 4 -> 4 at 128x128, depthwise 3x3 with 16
+and 32 channels at 32x32, 64 at 32x32, 16 at 64x64, 8 at 96x96, 4 at 128x128 and 32 at 96x96,
+stride 1, pad 1, uint8 input, per-channel RequantShift to uint8. edgesim's own weights (the cycle
+figures do not depend on them).
 """
 import numpy as np
 
@@ -17,7 +18,14 @@ SHAPES = {  # name: (channels, depthwise, height = width)
     "ne16_conv3x3_4_hw128": (4, False, 128),
     "ne16_dw3x3_16": (16, True, 32),
     "ne16_dw3x3_32": (32, True, 32),
+    "ne16_dw3x3_64": (64, True, 32),
+    "ne16_dw3x3_16_hw64": (16, True, 64),
+    "ne16_dw3x3_8_hw96": (8, True, 96),
+    "ne16_dw3x3_4_hw128": (4, True, 128),
+    "ne16_dw3x3_32_hw96": (32, True, 96),
 }
+# Built into <build>/models by CMake instead of committed (~600 KB of golden data).
+BUILT = ("ne16_dw3x3_32_hw96",)
 
 
 def builder(name):
