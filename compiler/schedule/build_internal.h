@@ -261,8 +261,9 @@ void build_sibling_step(BuildContext& ctx, int a, const LayerTiling& ta, int b, 
 void build_mvu_step(BuildContext& ctx, int node);
 // Returns false when the layer cannot be tiled (the caller then builds a whole-tensor step).
 bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t);
-// A graph I/O layout conversion (io_layout.h) tiled in row bands through L1 (build_relayout.cc);
-// false when it cannot be (a side in L3, not even one row fits): the caller builds a whole step.
+// A graph I/O layout conversion (io_layout.h) tiled through L1 as Deeploy's solver tiles a
+// Transpose (build_relayout.cc); false when it cannot be (a side in L3, not even one element
+// fits): the caller builds a whole step.
 bool build_relayout_step(BuildContext& ctx, int node);
 
 std::string node_label(const Graph& g, int node);   // "node 3 'Conv_12' (conv)"

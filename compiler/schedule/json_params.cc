@@ -1,6 +1,7 @@
 // OpParams and Requant <-> JSON (docs/schedule.md §7): {"op": <op_name>} plus the fields of the
 // params struct under their C++ names; enums by name; float32 scales written as JSON numbers
 // (exact as doubles, so they read back to the same float).
+#include <algorithm>
 #include <variant>
 
 #include "compiler/schedule/json_internal.h"
@@ -91,6 +92,8 @@ struct ParamsWriter {
   json operator()(const TransposeParams& p) const {
     json j{{"perm", p.perm}};
     if (!p.relayout.empty()) j["relayout"] = p.relayout;
+    if (p.par_axis >= 0) j["par_axis"] = p.par_axis;
+    if (p.runtime_index) j["runtime_index"] = true;
     return j;
   }
   json operator()(const QuantizeParams& p) const {
@@ -187,6 +190,12 @@ OpParams params_from(const In& in) {
         if (t.relayout != "nchw_to_hwc" && t.relayout != "hwc_to_nchw")
           in.fail("relayout", "unknown layout conversion '" + t.relayout + "'");
       }
+      if (in.has("par_axis")) {
+        t.par_axis = in.get<int>("par_axis");
+        if (t.par_axis < 0 || t.par_axis >= static_cast<int>(std::max<size_t>(t.perm.size(), 4)))
+          in.fail("par_axis", "axis " + std::to_string(t.par_axis) + " out of range");
+      }
+      if (in.has("runtime_index")) t.runtime_index = in.get<bool>("runtime_index");
       return t;
     }
     case OpKind::Quantize:

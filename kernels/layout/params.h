@@ -28,6 +28,13 @@ struct TransposeParams {
   // (the values and the logical shape do not change); what changes is the storage order of the
   // input and the output (row-major NCHW vs the deployment's HWC).
   std::string relayout;
+  // Set by the schedule on a tile of a layout conversion, as Deeploy's generated code has it
+  // (compiler/schedule/build_relayout.cc): the axis of the loop's output order that is split over
+  // the cores, chosen from the whole tensor (-1: chosen from the tile), and whether the tile
+  // extents that form the strided index are runtime values (they differ between tiles), which
+  // makes the loop recompute that index per element (kernels/layout/cost_cluster.h).
+  int par_axis = -1;
+  bool runtime_index = false;
 };
 
 // Gather with one scalar index (ONNX Gather, index tensor of rank 0): the slice at `index` of

@@ -54,6 +54,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.cost.c_pool, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_add, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_transpose, Cycles).only("cluster.impl", pulp));
+  k.push_back(K_REQ(cluster.cost.c_transpose_idx, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.t_bar, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.t_fork, Cycles).only("cluster.impl", pulp));
 

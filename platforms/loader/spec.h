@@ -41,7 +41,7 @@ struct ClusterCostSpec {
   bool present = false;
   int64_t c_il = 0, c_t42 = 0, c_il12 = 0, c_il11 = 0, c_rq = 0, c_kl = 0, c_grp = 0,
           c_call = 0, c_cp = 0, c_px = 0, c_dwrow = 0, c_dwpx = 0, c_neu = 0, c_pool = 0,
-          c_add = 0, t_bar = 0, t_fork = 0, c_misalign = 0, c_transpose = 0;
+          c_add = 0, t_bar = 0, t_fork = 0, c_misalign = 0, c_transpose = 0, c_transpose_idx = 0;
   // extra cycles per requantised output when the requantisation helper is an out-of-line call
   // (a DORY build without -flto, budgets.dory.lto false; flow_platform() adds it to c_rq)
   int64_t c_rq_call = 0;

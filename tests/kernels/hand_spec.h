@@ -12,7 +12,7 @@ inline ClusterSpec hand_spec(int64_t cores = 8) {
   c.present = true;
   c.c_il = 16; c.c_t42 = 14; c.c_il12 = 5; c.c_il11 = 3; c.c_rq = 4; c.c_kl = 2; c.c_grp = 10;
   c.c_call = 10; c.c_cp = 10; c.c_px = 10; c.c_dwrow = 2; c.c_dwpx = 4; c.c_neu = 6; c.c_pool = 1;
-  c.c_add = 8; c.t_bar = 10; c.t_fork = 100; c.c_transpose = 3;
+  c.c_add = 8; c.t_bar = 10; c.t_fork = 100; c.c_transpose = 3; c.c_transpose_idx = 3;
   return cl;
 }
 

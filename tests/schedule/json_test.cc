@@ -95,7 +95,8 @@ TEST_CASE("schedule json: every OpParams variant and Requant field round-trips",
   const std::vector<OpParams> all = {
       conv, gemm, add, MulParams{full_rq()}, pool, ClipParams{-5, 6}, RequantParams{full_rq()},
       PadParams{{0, 1, 2, 3}, -7}, ConcatParams{2}, ReshapeParams{}, TransposeParams{{0, 2, 3, 1}, ""},
-      QuantizeParams{1, {0.5f, 0.1f}, {0, 3}}, DequantizeParams{-1, {1e-3f}, {128}}};
+      QuantizeParams{1, {0.5f, 0.1f}, {0, 3}}, DequantizeParams{-1, {1e-3f}, {128}},
+      TransposeParams{{0, 1, 2, 3}, "nchw_to_hwc", 1, true}};
   int id = 0;
   for (const OpParams& p : all) {
     Command c;
@@ -129,6 +130,12 @@ TEST_CASE("schedule json: every OpParams variant and Requant field round-trips",
   CHECK(r.scale[1] == 1.0 / 3.0);
   CHECK(r.lambda[0] == INT64_MIN);
   CHECK(back.steps[0].commands.back().count == std::array<int64_t, 3>{7, 8, 9});
+  // A layout conversion's tile keeps its split axis and runtime-index flag.
+  const auto& tp = std::get<TransposeParams>(back.steps[0].commands[13].params);
+  CHECK(tp.relayout == "nchw_to_hwc");
+  CHECK(tp.par_axis == 1);
+  CHECK(tp.runtime_index);
+  CHECK(std::get<TransposeParams>(back.steps[0].commands[10].params).par_axis == -1);
   CHECK(back.steps[0].tiling.l3.h_in == 5);
 }
 
