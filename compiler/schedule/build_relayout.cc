@@ -45,11 +45,11 @@ Shape deeploy_transpose_tile(const Shape& full, int64_t cap, bool maximise) {
       if (used * last > best) best = used * last, e = cur;
       return;
     }
+    // The remaining dimensions can at most fill full[d+1..] and the cap; skip values that cannot
+    // beat best (not monotone in v: a smaller v leaves the later dimensions more room).
+    int64_t rest = 1;
+    for (size_t k = d + 1; k < r && rest <= cap; ++k) rest *= full[k];
     for (int64_t v = std::min(full[d], cap / used); v >= 1; --v) {
-      // The remaining dimensions can at most fill full[d+1..] and the cap; skip values that cannot
-      // beat best (not monotone in v: a smaller v leaves the later dimensions more room).
-      int64_t rest = 1;
-      for (size_t k = d + 1; k < r && rest <= cap; ++k) rest *= full[k];
       if (used * v * std::min(rest, cap / (used * v)) <= best) continue;
       cur[d] = v;
       self(self, d + 1, used * v);
@@ -93,7 +93,7 @@ bool build_relayout_step(BuildContext& ctx, int node) {
   // What the generated kernel sees: the split axis from the whole tensor; the strided index is
   // a runtime value when an extent it is made of differs between tiles (H and W of the NCHW
   // input towards HWC, C of the NHWC input back).
-  auto varies = [&](size_t a) { return ext[a] < x.shape[a] && x.shape[a] % ext[a] != 0; };
+  auto varies = [&](size_t a) { return x.shape[a] % ext[a] != 0; };
   TransposeParams kp = tp;
   kp.par_axis = transpose_parallel_axis(transpose_loop_shape(tp, x.shape));
   kp.runtime_index = to_hwc ? (varies(2) || varies(3)) : varies(1);
