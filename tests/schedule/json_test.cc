@@ -136,6 +136,9 @@ TEST_CASE("schedule json: every OpParams variant and Requant field round-trips",
   CHECK(tp.par_axis == 1);
   CHECK(tp.runtime_index);
   CHECK(std::get<TransposeParams>(back.steps[0].commands[10].params).par_axis == -1);
+  nlohmann::json bad = schedule_to_json(s);
+  bad["steps"][0]["commands"][13]["params"]["par_axis"] = 9;
+  CHECK_THROWS_WITH(schedule_from_json(bad), Catch::Contains("par_axis") && Catch::Contains("out of range"));
   CHECK(back.steps[0].tiling.l3.h_in == 5);
 }
 
