@@ -84,7 +84,7 @@ std::vector<test::Net> all_nets() {
 }  // namespace
 
 TEST_CASE("codegen host: dory tilings of the DORY + Deeploy + models networks on gap8 gap9 siracusa are bit-exact",
-          "[codegen][host]") {
+          "[codegen][host][heavy]") {
   REQUIRE_DATA(test::shared_networks() + "/dory");
   const auto nets = all_nets();
   CHECK(nets.size() == 9 + 23 + 3);
@@ -98,7 +98,7 @@ TEST_CASE("codegen host: deeploy tilings of the DORY + Deeploy + models networks
 }
 
 TEST_CASE("codegen host: tuned tilings of the DORY networks + MobileNetV1-128 on gap8 and Deeploy on siracusa are bit-exact",
-          "[codegen][host]") {
+          "[codegen][host][heavy]") {
   REQUIRE_DATA(test::shared_networks() + "/dory");
   size_t rejected = 0;
   auto dory = test::onnx_below(test::shared_networks() + "/dory");

@@ -121,7 +121,7 @@ Matrix run_matrix(const std::vector<Net>& nets, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("e2e compile: DORY networks on every platform and policy equal the interpreter", "[e2e][compile]") {
+TEST_CASE("e2e compile: DORY networks on every platform and policy equal the interpreter", "[e2e][compile][heavy]") {
   const std::string root = test::shared_networks() + "/dory";
   REQUIRE_DATA(root);
   size_t rejected = 0;
@@ -181,7 +181,7 @@ TEST_CASE("e2e compile: Deeploy CNN tests and BARVINN SimpleConv equal the inter
   CHECK(m.exact > 0);
 }
 
-TEST_CASE("e2e compile: models/ networks equal the interpreter", "[e2e][compile][models]") {
+TEST_CASE("e2e compile: models/ networks equal the interpreter", "[e2e][compile][models][heavy]") {
   const std::vector<std::string> files = test::model_files();
   REQUIRE_DATA(files.back());
   size_t rejected = 0;

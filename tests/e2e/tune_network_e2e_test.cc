@@ -144,14 +144,14 @@ void check_platform(const std::string& platform) {
 
 }  // namespace
 
-TEST_CASE("e2e tune network: gap8, tuned never slower than dory or deeploy per network", "[e2e][tune]") {
+TEST_CASE("e2e tune network: gap8, tuned never slower than dory or deeploy per network", "[e2e][tune][heavy]") {
   check_platform("gap8");
 }
 
-TEST_CASE("e2e tune network: gap9, tuned never slower than dory or deeploy per network", "[e2e][tune]") {
+TEST_CASE("e2e tune network: gap9, tuned never slower than dory or deeploy per network", "[e2e][tune][heavy]") {
   check_platform("gap9");
 }
 
-TEST_CASE("e2e tune network: siracusa, tuned never slower than dory or deeploy per network", "[e2e][tune]") {
+TEST_CASE("e2e tune network: siracusa, tuned never slower than dory or deeploy per network", "[e2e][tune][heavy]") {
   check_platform("siracusa");
 }

@@ -14,7 +14,7 @@
 
 using namespace edgesim::test;
 
-TEST_CASE("edgesim sweep: a tuned plan found with less L2 runs where the point's own plan is slower", "[sweep][carry]") {
+TEST_CASE("edgesim sweep: a tuned plan found with less L2 runs where the point's own plan is slower", "[sweep][carry][heavy]") {
   REQUIRE_DATA(mobilenet_net());
   TempDir d;
   const auto r = run_edgesim(fmt::format("sweep -p '{}' --set l1.size=80KiB --set l2.size=448KiB,512KiB --policy tuned '{}' "

@@ -102,7 +102,7 @@ TEST_CASE("tiler: MobileNetV1-128 on gap8/dory is not deployable at 10000 B of L
   CHECK(tile_graph(g, big, "dory").size() == 29);
 }
 
-TEST_CASE("tiler: every policy tiles MobileNetV1-128 on gap9 and siracusa", "[tiler][mobilenet]") {
+TEST_CASE("tiler: every policy tiles MobileNetV1-128 on gap9 and siracusa", "[tiler][mobilenet][heavy]") {
   REQUIRE_DATA(mnv1());
   const Graph g = import_onnx(mnv1());
   for (const char* plat : {"gap9.yaml", "siracusa.yaml", "barvinn.yaml"}) {
@@ -146,7 +146,7 @@ TEST_CASE("tiler: layer_geom of MobileNetV1-128 layers", "[tiler]") {
 
 // Every shared reference network, every policy, three platforms: tiles stay within L1 and the
 // slab, and each tile's input extent covers its output extent (interior rule or whole extent).
-TEST_CASE("tiler: shared networks tile consistently under every policy", "[tiler][networks]") {
+TEST_CASE("tiler: shared networks tile consistently under every policy", "[tiler][networks][heavy]") {
   const std::string root = shared_networks();
   REQUIRE_DATA(root + "/dory");
   std::vector<std::string> files;

@@ -53,7 +53,7 @@ TEST_CASE("tuned is monotone in memory: a larger L1 or L2 never costs cycles (ga
   check_grid(resnet8(), "gap8", {"48KiB", "64KiB", "128KiB"}, {"256KiB", "384KiB", "512KiB"});
 }
 
-TEST_CASE("tuned is monotone in memory: a larger L1 or L2 never costs cycles (siracusa)", "[tune][monotone]") {
+TEST_CASE("tuned is monotone in memory: a larger L1 or L2 never costs cycles (siracusa)", "[tune][monotone][heavy]") {
   // (siracusa.yaml budgets Deeploy 1,024,000 B of L2: the grid starts above it)
   check_grid(resnet8(), "siracusa", {"64KiB", "128KiB", "256KiB"}, {"1MiB", "1536KiB", "2MiB"});
 }
