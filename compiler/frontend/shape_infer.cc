@@ -80,7 +80,10 @@ Shape reshape_shape(const Shape& in, const std::vector<int64_t>& spec, bool allo
     }
     if (d < 0) n.fail("invalid shape entry " + std::to_string(d));
     out.push_back(d);
-    known *= d;
+    // A product past int64 cannot equal the input's bounded element count (shape_numel(out)
+    // below forms the same prefix products).
+    if (__builtin_mul_overflow(known, d, &known))
+      n.fail("cannot reshape " + shape_str(in) + " to " + shape_str(spec) + ": the element count overflows int64");
   }
   const int64_t total = shape_numel(in);
   if (infer >= 0) {

@@ -170,6 +170,16 @@ TEST_CASE("frontend errors: shape mismatches", "[frontend][errors]") {
     one_line_naming(import_error(m.save(dir, "rs.onnx")), "rs.onnx", "node 'r' (Reshape): cannot reshape");
   }
   {
+    // Regression (found by fuzz_onnx_import in a CI run, UBSan): a shape entry of
+    // 2882303761517117441 times the next entry 16 overflowed int64 while the product was formed.
+    OnnxWriter m;
+    m.input("x", kF, {1, 6}).output("y", kF, {1, 6});
+    m.init_i("s", {3}, {2882303761517117441LL, 16, 0});
+    m.node("Reshape", {"x", "s"}, {"y"}, "r");
+    one_line_naming(import_error(m.save(dir, "rsbig.onnx")), "rsbig.onnx",
+                    "node 'r' (Reshape): cannot reshape [1, 6] to [2882303761517117441, 16, 0]: the element count overflows int64");
+  }
+  {
     // Regression (found by tests/kernels/optimized_test.cc): a stride-2 kernel one row taller than
     // the input. C++ division rounded the output height (1 - 1 - 1)/2 + 1 up to 1, and the
     // kernels read a row past the input; ONNX's floor gives 0, an empty output.
