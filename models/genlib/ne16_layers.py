@@ -1,7 +1,8 @@
 """ne16_*: single 3x3 layers, Deeploy dialect: the shapes of the single-layer NE16 measurements
-of Deeploy's GAP9 NE16 work (docs/validation.md, docs/sources.md [30], [49], [50]): dense 3x3
-64 -> 64 and 32 -> 32 at 32x32, 16 -> 16 at 64x64 and 4 -> 4 at 128x128, depthwise 3x3 with 16
-and 32 channels at 32x32, 64 at 32x32, 16 at 64x64, 8 at 96x96, 4 at 128x128 and 32 at 96x96,
+of Deeploy's GAP9 NE16 work (docs/validation.md, docs/sources.md [30], [49]-[51], [55]): dense
+3x3 64 -> 64 and 32 -> 32 at 32x32, 16 -> 16 at 64x64 and 4 -> 4 at 128x128, depthwise 3x3 with
+16 and 32 channels at 32x32, 64 at 32x32, 16 at 64x64, 8 at 96x96, 4 at 128x128, 32 at 96x96
+and 16 at 128x128,
 stride 1, pad 1, uint8 input, per-channel RequantShift to uint8. edgesim's own weights (the cycle
 figures do not depend on them).
 """
@@ -23,9 +24,10 @@ SHAPES = {  # name: (channels, depthwise, height = width)
     "ne16_dw3x3_8_hw96": (8, True, 96),
     "ne16_dw3x3_4_hw128": (4, True, 128),
     "ne16_dw3x3_32_hw96": (32, True, 96),
+    "ne16_dw3x3_16_hw128": (16, True, 128),
 }
-# Built into <build>/models by CMake instead of committed (~600 KB of golden data).
-BUILT = ("ne16_dw3x3_32_hw96",)
+# Built into <build>/models by CMake instead of committed (~600 KB and ~530 KB of golden data).
+BUILT = ("ne16_dw3x3_32_hw96", "ne16_dw3x3_16_hw128")
 
 
 def builder(name):
