@@ -18,7 +18,7 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/passes/diana_rules.h"
 #include "compiler/schedule/build_internal.h"
-#include "compiler/tiler/ne16_reshape.h"
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/conv/cost_dw3x3_s1.h"
 
@@ -344,9 +344,10 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         comp.npu_weights = wpl->npu_weights;
         comp.npu_row0 = ti.tp.in_boxes[1].start[0];
         comp.npu_skip = ti.npu_skip;
-        // Deeploy re-shapes the spatial extent of NE16 pointwise convs (ne16_reshape.h); so does
-        // the tuned flow on a layer it runs with Deeploy's conventions.
-        if ((t.policy == "deeploy" || t.policy == "tuned-deeploy") && ctx.spec->npu.impl == "ne16" && wpl->npu_weights->op == NpuOp::Conv1x1 &&
+        // Deeploy re-shapes the spatial extent of NE16 pointwise convs (ne16_pw_reshape.h: under
+        // policy deeploy the graph pass did, before tiling); the tuned flow does it per tile on a
+        // layer it runs with Deeploy's conventions.
+        if (t.policy == "tuned-deeploy" && ctx.spec->npu.impl == "ne16" && wpl->npu_weights->op == NpuOp::Conv1x1 &&
             ti.out.ext.size() == 4) {
           const auto [r, c] = deeploy_ne16_pointwise_reshape(ti.out.ext[2] * ti.out.ext[3]);
           if (r != ti.out.ext[2] || c != ti.out.ext[3]) comp.npu_ho = r, comp.npu_wo = c;

@@ -220,7 +220,7 @@ void place_tensors(BuildContext& ctx) {
     const Placement* root = s.placement_of(alias_of[t]);
     Placement p = *root;
     p.tensor = static_cast<int>(t);
-    p.strides = contiguous_strides(g.tensors[t].shape);
+    p.strides = packed_strides(g.tensors[t].shape, storage_order(g, ctx.domains.image, static_cast<int>(t)));
     Buffer& b = s.buffers.at(static_cast<size_t>(root->buffer));
     const bool out = std::find(g.outputs.begin(), g.outputs.end(), static_cast<int>(t)) != g.outputs.end();
     b.first_step = std::min(b.first_step, std::max(first[t], 0));
@@ -234,8 +234,18 @@ bool is_alias_reshape(const BuildContext& ctx, int node) {
   const Node& n = g.nodes.at(static_cast<size_t>(node));
   if (n.kind() != OpKind::Reshape || n.inputs.size() != 1 || n.outputs.size() != 1) return false;
   const int in = n.inputs[0], out = n.outputs[0];
-  if (ctx.domains.image.at(static_cast<size_t>(in)) || ctx.domains.image.at(static_cast<size_t>(out))) return false;
   if (g.tensor(in).is_const() || g.tensor(in).dtype != g.tensor(out).dtype) return false;
+  const bool img_in = ctx.domains.image.at(static_cast<size_t>(in)), img_out = ctx.domains.image.at(static_cast<size_t>(out));
+  if (img_in || img_out) {
+    // Between HWC tensors a reshape of the pixels alone (same N and C, H·W kept) keeps every byte
+    // where it is: the NE16 pointwise reshape (compiler/passes/ne16_pw_reshape.h).
+    const Shape& a = g.tensor(in).shape;
+    const Shape& b = g.tensor(out).shape;
+    const std::vector<int> hwc{0, 2, 3, 1};
+    return img_in && img_out && a.size() == 4 && b.size() == 4 && a[0] == b[0] && a[1] == b[1] &&
+           a[2] * a[3] == b[2] * b[3] && storage_order(g, ctx.domains.image, in) == hwc &&
+           storage_order(g, ctx.domains.image, out) == hwc;
+  }
   // Both sides row-major: a rank-3/4 side is row-major only outside the image domain (above);
   // a Gemm's B operand is stored transposed.
   for (const Node& m : g.nodes)

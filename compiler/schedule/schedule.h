@@ -98,7 +98,7 @@ struct Command {
   std::optional<NpuWeightGeom> npu_weights;
   int64_t npu_row0 = 0, npu_skip = 0;
   // engine "npu": the spatial extent the job is programmed with when the deployment reshapes it
-  // (Deeploy's NE16 pointwise reshape, compiler/tiler/ne16_reshape.h): {rows, cols} with
+  // (Deeploy's NE16 pointwise reshape, compiler/passes/ne16_pw_reshape.h): {rows, cols} with
   // rows·cols = the output view's H·W; {0, 0}: the output view's own H × W.
   int64_t npu_ho = 0, npu_wo = 0;
   int unit = 0;                  // engine "mvu": which MVU of the array runs the command

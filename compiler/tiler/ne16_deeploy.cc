@@ -2,6 +2,7 @@
 #include "compiler/tiler/ne16_deeploy.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "compiler/tiler/npu_footprint.h"
 
@@ -17,10 +18,73 @@ struct Range {
   int64_t min() const { return fixed ? hi : lo; }
 };
 
+// Deeploy's pointwise rules (NE16PWConv2DTileConstraint; ne16_deeploy.h). The layer's extent is
+// already the re-shaped one (compiler/passes/ne16_pw_reshape.h), as in Deeploy.
+std::optional<L1Tiling> pointwise_tile(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
+                                       const Budgets& b) {
+  if (g.sh != 1 || g.sw != 1 || g.depthwise || g.h_in != g.h_out || g.w_in != g.w_out) return std::nullopt;
+  const NpuFootprint fp(g, ctx);
+  const int64_t slab_n = base.l3.n_out > 0 ? base.l3.n_out : g.cout;
+  const int64_t slab_h = base.l3.h_out > 0 ? base.l3.h_out : g.h_out;
+  const int64_t W = g.w_out;
+  const int64_t db = std::max(1, b.db);
+  const int64_t a = std::max<int64_t>(1, ctx.spec->budgets.deeploy.ne16_pw_align);
+  auto bytes = [&](int64_t nc, int64_t hh, int64_t ww) {
+    const bool whole = nc == slab_n && hh == slab_h && ww == W;
+    return fp.bytes(nc, hh, ww, whole ? 1 : db);
+  };
+  auto fits = [&](int64_t nc, int64_t hh, int64_t ww) { return bytes(nc, hh, ww) <= b.l1; };
+  // Each variable's feasible values: 1..hi, or the multiples of `step` up to hi (a kept
+  // divisibility hint), or hi alone (a kept "whole" hint).
+  struct Var {
+    int64_t hi, step = 1;
+    bool whole = false;
+    int64_t min() const { return whole ? hi : step; }
+    int64_t top() const { return whole ? hi : hi / step * step; }
+  };
+  Var h{slab_h}, w{W}, c{slab_n};
+  if (!fits(c.min(), h.min(), w.min())) return std::nullopt;
+  // Hints in priority order (rows 3, columns 2, output channels 1), each kept only if the model
+  // stays feasible with those kept before it: a spatial extent above the alignment a takes a
+  // tile that is a multiple of a (TilerModel.addTileSizeDivisibleConstraint: the tile is a
+  // multiple of a, the last tile what remains), one at most a stays whole; more than 32 output
+  // channels take a multiple of 32, fewer stay whole.
+  auto keep = [&](Var& v, int64_t align, const std::function<bool(const Var&)>& ok) {
+    Var t = v;
+    if (v.hi > align) t.step = align;
+    else t.whole = true;
+    if (t.top() >= t.min() && ok(t)) v = t;
+  };
+  keep(h, a, [&](const Var& t) { return fits(c.min(), t.min(), w.min()); });
+  keep(w, a, [&](const Var& t) { return fits(c.min(), h.min(), t.min()); });
+  keep(c, 32, [&](const Var& t) { return fits(t.min(), h.min(), w.min()); });
+  // Largest feasible values in declaration order (the input's rows and columns, then the
+  // weights' output channels), the others at their least.
+  auto largest = [](const Var& v, auto&& ok) -> int64_t {
+    for (int64_t x = v.top(); x >= v.min(); x -= v.whole ? 1 : v.step)
+      if (ok(x)) return x;
+    return 0;
+  };
+  const int64_t hh = largest(h, [&](int64_t x) { return fits(c.min(), x, w.min()); });
+  const int64_t ww = hh ? largest(w, [&](int64_t x) { return fits(c.min(), hh, x); }) : 0;
+  const int64_t cc = ww ? largest(c, [&](int64_t x) { return fits(x, hh, ww); }) : 0;
+  if (cc == 0) return std::nullopt;
+  L1Tiling l;
+  l.n_out = cc, l.h_out = hh, l.w_out = ww;
+  l.n_in = g.cin;
+  l.h_in = hh;
+  l.w_in = ww;
+  l.whole = cc == slab_n && hh == slab_h && ww == W;
+  l.db = l.whole ? 1 : static_cast<int>(db);
+  l.l1_bytes = bytes(cc, hh, ww);
+  return l;
+}
+
 }  // namespace
 
 std::optional<L1Tiling> ne16_deeploy_tile(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
                                           const Budgets& b) {
+  if (g.kind == OpKind::Conv && g.kh == 1 && g.kw == 1) return pointwise_tile(g, ctx, base, b);
   if (g.kh != 3 || g.kw != 3) return std::nullopt;
   const NpuFootprint fp(g, ctx);
   const int64_t slab_n = base.l3.n_out > 0 ? base.l3.n_out : g.cout;

@@ -1,4 +1,4 @@
-// Deeploy's L2->L1 tile of a dense or depthwise 3×3 NE16 layer ([30] at cdb39fc9:
+// Deeploy's L2->L1 tile of a dense or depthwise 3×3 or a pointwise NE16 layer ([30] at cdb39fc9:
 // Targets/NE16/TileConstraints/NE16DenseConstraint.py, NE16DepthwiseConstraint.py,
 // TilingExtension/TilerModel.py), which policy `deeploy` uses on an NE16 (npu.impl ne16) instead
 // of edgesim's cycle objective (npu.cc), so that a Deeploy run is tiled as Deeploy tiles it.
@@ -13,8 +13,17 @@
 // ASSIGN_MAX_VALUE): input rows, input columns, input channels, then the weights' output
 // channels. An input tile that is not whole has no padding, so its output extent is
 // (in − k) / s + 1: a non-whole tile of a 32-row input gives at most 29 output rows (s = 1).
-// Not modelled: the input-extent-divisible-by-stride constraint (stride-2 layers), the
-// pointwise constraint's subtile-divisibility hints (1×1 layers keep npu.cc's objective).
+// Not modelled: the input-extent-divisible-by-stride constraint (stride-2 layers).
+//
+// A 1×1 layer (NE16PWConv2DTileConstraint, [30] at 9d78b4d8 and 375a6329), whose extent is the
+// re-shaped one (compiler/passes/ne16_pw_reshape.h): every input channel in every tile, input
+// and output tiles of the same extent, and the hints in priority order — output rows a multiple
+// of the alignment a (budgets.deeploy.ne16_pw_align: NE16's 3 × 3 patch from 9d78b4d8 on, 6
+// before) when the layer has more than a rows, else whole; then columns likewise; then output
+// channels a multiple of 32 when there are more than 32, else whole — each kept while feasible,
+// then the largest feasible values in declaration order: rows, columns, output channels. Such a
+// hint can split a layer that would fit whole (16 rows at a = 6: 12 + 4). Stride-2 1×1 layers
+// keep npu.cc's objective.
 #pragma once
 #include <optional>
 
@@ -22,7 +31,8 @@
 
 namespace edgesim {
 
-// The tile, or nothing when the layer is not a dense / depthwise 3×3 conv or no tile fits b.l1.
+// The tile, or nothing when the layer is not a dense / depthwise 3×3 or a stride-1 1×1 conv, or
+// no tile fits b.l1.
 std::optional<L1Tiling> ne16_deeploy_tile(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
                                           const Budgets& b);
 

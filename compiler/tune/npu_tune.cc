@@ -145,7 +145,7 @@ LayerTuneResult tune_npu_layer(const Graph& g, int node, const TilingContext& ct
   });
   // NE16 pointwise convs: each candidate also with Deeploy's conventions (tuned-deeploy), under
   // which the schedule re-shapes the conv's spatial extent as Deeploy's flow does
-  // (ne16_reshape.h; build_layer.cc) — the same outputs, other NE16 subtiles.
+  // (compiler/passes/ne16_pw_reshape.h; build_layer.cc) — the same outputs, other NE16 subtiles.
   if (spec.npu.impl == "ne16" && geom.kind == OpKind::Conv && geom.kh == 1 && geom.kw == 1 && !geom.depthwise) {
     const size_t n = cands.size();
     for (size_t i = 0; i < n; ++i) {

@@ -2,6 +2,9 @@
 //   load = 1×1: 10 + 3·3·⌈16·8/256⌉ = 19;  3×3, dw: 6 + 5·5·⌈16·8/256⌉ = 31
 //   woffs(k) = dw: 6 + k, else 6;  mv(k) = 1×1: 6 + k, else 6 + 8·k;  upd = 2
 //   nq(k) = [shift]·⌈32/4⌉ + 9 + ⌈k·(q/8)/4⌉ + [bias]·(8 + ⌈k/8⌉);  so = 3 + 3·3·⌈32·8/256⌉ + 1
+//   32-bit outputs (raw accumulators, no nq): so(k) = 3 + 3·3·⌈k·32/256⌉ + 1, one 256-bit store per
+//   8 channels of a pixel as GVSoC's NE16 streams them ([36] ne16_streamout.cpp: ⌈k/8⌉ words of
+//   32 B per pixel when quantization_bits is 32, one when it is 8); DORY's model has 8-bit outputs only
 //   T = ⌈Ho/3⌉·⌈Wo/3⌉ · (⌊Ko/kb⌋·iter(kb) + [Ko mod kb > 0]·iter(Ko mod kb))
 #include "kernels/npu/cost_ne16.h"
 
@@ -46,7 +49,9 @@ Ne16Terms ne16_terms(const NpuJob& j, const NpuSpec& n, int64_t k) {
   if (j.quantize)
     t.nq = (j.per_channel_shift ? cdiv(n.tp_out, n.shifters) : 0) + kNqBase +
            cdiv(k * (q / 8), n.multipliers) + (j.bias ? kBiasBase + cdiv(k, n.adders) : 0);
-  t.so = kSoBase + n.pe_h * n.pe_w * cdiv(n.tp_out * kDataBits, n.port_bits);
+  // 8-bit outputs: one port word per pixel for any block (DORY's ⌈TP_OUT·8/256⌉ = 1); 32-bit: ⌈k/8⌉.
+  t.so = kSoBase + n.pe_h * n.pe_w * (j.out_bits == 32 ? cdiv(k * 32, n.port_bits)
+                                                       : cdiv(n.tp_out * kDataBits, n.port_bits));
   const int64_t n_in = dw ? 1 : cdiv(j.ki, n.tp_in);
   t.iter = n_in * (t.load + t.woffs + t.mv + t.upd) + t.nq + t.so;
   return t;

@@ -7,7 +7,8 @@
 // as the N-EUREKA model (cost_neureka.h). docs/npu.md lists the formulas.
 //
 // Deviations, all documented: cycles also include the core's programming (npu.cfg_cycles, and
-// npu.layer_cycles on a layer's first job: program_cost.h; not in DORY's model; NpuCost::config); `quantize = false` drops the nq term; job.w_bits does not
+// npu.layer_cycles on a layer's first job: program_cost.h; not in DORY's model; NpuCost::config); `quantize = false` drops the nq term; 32-bit
+// outputs stream ⌈k/8⌉ port words per pixel (GVSoC's streamer, [36]); job.w_bits does not
 // change the figure (the model is 8-bit serial); stride only enters through Ho × Wo.
 #pragma once
 #include <cstdint>

@@ -103,6 +103,7 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(budgets.deeploy.l3, SizeOrAuto));
   k.push_back(K_OPT(budgets.deeploy.wmem, SizeOrAuto, "0"));
   k.push_back(K_OPT(budgets.deeploy.n_cores, Int, "auto").follows("cluster.n_cores"));
+  k.push_back(K_OPT(budgets.deeploy.ne16_pw_align, Int, "3").only("npu.impl", {"ne16"}));
   // Deeploy's cluster kernel library on this platform, where its costs differ from cluster.cost
   k.push_back(K_REQ(budgets.deeploy.cost.c_il, Cycles));
   k.push_back(K_REQ(budgets.deeploy.cost.c_rq, Cycles));

@@ -250,6 +250,9 @@ struct DeeployBudgetSpec {
   bool present = false;
   int64_t l1 = 0, l2 = 0, l3 = 0, wmem = 0;
   int64_t n_cores = 0;
+  // The output-patch extent Deeploy's NE16 pointwise tile rules align spatial tiles to
+  // (compiler/tiler/ne16_deeploy.h): 3 from commit 9d78b4d8 on, 6 before it ([30]).
+  int64_t ne16_pw_align = 3;
   KernelLibraryCostSpec cost;       // budgets.deeploy.cost: Deeploy's kernel library on this chip
 };
 

@@ -139,6 +139,8 @@ class Checker {
       require(s_.wmem.present, {"budgets.deeploy.wmem"},
               "budgets.deeploy.wmem needs a wmem section (use 0 for none)");
     if (s_.wmem.present) level("budgets.deeploy.wmem", d.wmem, "wmem.size", s_.wmem.size, false);
+    require(d.ne16_pw_align >= 1, {"budgets.deeploy.ne16_pw_align"},
+            fmt::format("budgets.deeploy.ne16_pw_align must be at least 1 (got {})", d.ne16_pw_align));
   }
 
  private:

@@ -9,6 +9,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/passes/io_layout.h"
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/tuned_policy.h"
@@ -43,6 +44,8 @@ FlowOutcome run_flow(const FlowRequest& req) {
     throw EngineListError(e.what());
   }
   apply_io_layout(o.graph, req.io_layout, &o.engines);
+  // Deeploy re-shapes its NE16 pointwise convs before it tiles them (ne16_pw_reshape.h).
+  if (req.policy == "deeploy" && o.spec.npu.present && o.spec.npu.impl == "ne16") apply_ne16_pw_reshape(o.graph, &o.engines);
   // Policy tuned: branch order, engines and NPU weight homes by simulation (graph inputs and
   // their types are kept, so the inputs drawn above stay valid).
   if (req.policy == "tuned") o.node_order = prepare_tuned_graph(o.graph, o.spec, &o.engines);

@@ -169,8 +169,10 @@ TEST_CASE("npu cost models reject bad jobs with one clear message", "[npu]") {
   CHECK_THROWS_WITH(neureka_job_cost(job(NpuOp::Conv3x3, 28, 32, 6, 6), gap9()), Catch::Contains("not neureka"));
   CHECK_THROWS_WITH(ne16_job_cost(job(NpuOp::Conv3x3, 28, 32, 6, 6), siracusa()), Catch::Contains("not ne16"));
   NpuJob o32 = job(NpuOp::Conv3x3, 16, 32, 3, 3);
-  o32.out_bits = 32;  // gap9 lists out_bits [8]
-  CHECK_THROWS_WITH(ne16_job_cost(o32, gap9()), Catch::Contains("npu.out_bits"));
+  o32.out_bits = 32;
+  NpuSpec g8 = gap9();
+  g8.out_bits = {8};  // a platform listing 8-bit outputs only
+  CHECK_THROWS_WITH(ne16_job_cost(o32, g8), Catch::Contains("npu.out_bits"));
   // stride 2 is listed for NE16 (gap9 strides [1, 2]): the formulas apply to the output extent
   NpuJob n2 = job(NpuOp::Conv3x3, 16, 32, 3, 3);
   n2.stride = 2;
@@ -198,6 +200,19 @@ TEST_CASE("ne16 1x1 layer: DORY formulas", "[npu]") {
   CHECK(t.load == 19);
   CHECK(t.so == 13);
   CHECK(t.nq == 61);
+  // raw 32-bit accumulators ([36] ne16_streamout.cpp): no nq, ⌈k/8⌉ port words per pixel:
+  // so(32) = 4 + 9·4 = 40, so(12) = 4 + 9·2 = 22; Ko = 44 → one 32 block and a 12 remainder:
+  // 2·(65) + 40 = 170 and 2·(19 + 6 + 18 + 2) + 22 = 112
+  NpuJob raw = dory(job(NpuOp::Conv1x1, 32, 44, 3, 3));
+  raw.out_bits = 32;
+  raw.quantize = false;
+  CHECK(ne16_terms(raw, gap9(), 32).so == 40);
+  CHECK(ne16_terms(raw, gap9(), 12).so == 22);
+  CHECK(ne16_terms(raw, gap9(), 32).nq == 0);
+  const NpuCost rc = ne16_job_cost(raw, gap9());
+  CHECK(rc.cycles - rc.config == 170 + 112);
+  CHECK(rc.streamout == 62);
+  check_sum(rc);
 }
 
 TEST_CASE("ne16 3x3 layer with an output-channel remainder", "[npu]") {

@@ -145,13 +145,17 @@ TEST_CASE("engines: the NE16 on gap9 also takes stride 2", "[engines][npu]") {
   std::string why;
   CHECK(engine_of(spec, s3, &why) == "cluster");
   CHECK_THAT(why, Catch::Matchers::Contains("stride"));
-  // NE16 lists 8-bit outputs only: a raw int32 accumulator output stays on the cluster.
+  // NE16 streams raw int32 accumulators out (npu.out_bits [8, 32]); a platform that lists 8-bit
+  // outputs only keeps such a conv on the cluster.
   test::NpuRng r(3);
   Graph g = test::npu_conv_graph(r, ConvShape{});
   g.nodes[0].as<ConvParams>().rq = Requant{};
   g.tensors[static_cast<size_t>(g.outputs[0])].dtype = DType::I32;
-  const EngineAssignment a = assign_engines(g, spec);
-  CHECK(g.nodes[0].engine == "cluster");
+  Graph g8 = g;
+  assign_engines(g, spec);
+  CHECK(g.nodes[0].engine == "npu");
+  const EngineAssignment a = assign_engines(g8, test::npu_platform("gap9", {"npu.out_bits=[8]"}));
+  CHECK(g8.nodes[0].engine == "cluster");
   CHECK_THAT(a.why_not[0], Catch::Matchers::Contains("32"));
   // gap9 has no weight memory: NPU weights are never homed there.
   Graph g2 = test::npu_conv_graph(r, ConvShape{});

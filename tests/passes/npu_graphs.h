@@ -27,7 +27,7 @@ struct ConvShape {
   int64_t k = 3, stride = 1, pad = 1;
   bool dw = false;            // depthwise: groups = cin = cout (cout is ignored)
   bool bias = false;
-  DType out = DType::U8;      // U8: clamp [0, 255]; I8: clamp [-128, 127]
+  DType out = DType::U8;      // U8: clamp [0, 255]; I8: clamp [-128, 127]; I32: no requant (raw accumulators)
 };
 
 inline PlatformSpec npu_platform(const std::string& name, const std::vector<std::string>& overrides = {}) {
@@ -59,7 +59,7 @@ inline int add_npu_conv(Graph& g, NpuRng& r, int x, const ConvShape& s, const st
   p.groups = s.dw ? s.cin : 1;
   if (s.bias)
     for (int64_t c = 0; c < cout; ++c) p.bias.push_back(npu_draw(r, -2000, 2000));
-  p.rq = npu_requant(r, cout, s.out, npu_draw(r, 0, 1) == 1);
+  if (s.out != DType::I32) p.rq = npu_requant(r, cout, s.out, npu_draw(r, 0, 1) == 1);
   const int64_t ho = ConvParams::out_size(s.h, s.k, s.stride, 1, s.pad, s.pad);
   const int64_t wo = ConvParams::out_size(s.w, s.k, s.stride, 1, s.pad, s.pad);
   const Shape ws{cout, s.dw ? 1 : s.cin, s.k, s.k};

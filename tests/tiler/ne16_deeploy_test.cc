@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/passes/assign_engine.h"
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/tiling.h"
 #include "passes/npu_graphs.h"
@@ -77,5 +78,67 @@ TEST_CASE("deeploy ne16 tiles: hint order and declaration-order maxima, worked b
     const L1Tiling t = deeploy_ne16_tile(8, 48, 8, "20000");
     check_tile(t, 32, 8, 8);
     CHECK_FALSE(t.whole);
+  }
+}
+
+namespace {
+
+// A 1×1 conv as Deeploy's flow tiles it: re-shaped first (ne16_pw_reshape.h), then tiled.
+L1Tiling deeploy_ne16_pw_tile(const ConvShape& shape, const std::string& l1, int align) {
+  ConvShape s = shape;
+  s.k = 1, s.pad = 0;
+  test::NpuRng r(5);
+  Graph g = test::npu_conv_graph(r, s);
+  const PlatformSpec spec = test::npu_platform(
+      "gap9", {"budgets.deeploy.l1=" + l1, "budgets.deeploy.ne16_pw_align=" + std::to_string(align)});
+  assign_engines(g, spec);
+  apply_ne16_pw_reshape(g);
+  const auto ts = tile_graph(g, spec, "deeploy", 1);
+  for (const LayerTiling& t : ts)
+    if (g.nodes.at(static_cast<size_t>(t.node)).kind() == OpKind::Conv) {
+      REQUIRE(g.nodes[static_cast<size_t>(t.node)].engine == "npu");
+      return t.l1;
+    }
+  FAIL("no conv tiling");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("deeploy ne16 pointwise tiles: NE16PWConv2DTileConstraint's hints, worked by hand", "[npu][tiler]") {
+  SECTION("Deeploy's PW_2D (128 -> 128 at 8x8, int32 out), L1 32,000: 16 x 4 after the reshape") {
+    // Rows 16 > a and columns 4 > a = 3: both tiles multiples of 3; Cout 128 > 32: multiples of 32.
+    // Rows: 15 (15·3·128 + 32·45·4 + 32·128 = 15,616 fits); columns 3; Cout: 128 and 96 do not fit
+    // (45,184, 35,328), 64 does: 5,760 + 11,520 + 8,192 = 25,472 B (no constants: raw outputs).
+    ConvShape s;
+    s.cin = s.cout = 128, s.h = s.w = 8, s.out = DType::I32;
+    const L1Tiling t = deeploy_ne16_pw_tile(s, "32000", 3);
+    check_tile(t, 64, 15, 3, 25472);
+    CHECK_FALSE(t.whole);
+    // Before Deeploy 9d78b4d8 (a = 6): rows a multiple of 6 (12), columns 4 <= 6 whole; 64 channels.
+    check_tile(deeploy_ne16_pw_tile(s, "32000", 6), 64, 12, 4, 6144 + 12288 + 8192);
+  }
+  SECTION("3x3 -> 9 x 1: whole under a = 3, split 6 + 3 under a = 6 (Deeploy 9d78b4d8's S75 / S81)") {
+    ConvShape s;
+    s.cin = s.cout = 256, s.h = s.w = 3;
+    const L1Tiling t3 = deeploy_ne16_pw_tile(s, "128000", 3);
+    check_tile(t3, 256, 9, 1);
+    CHECK(t3.whole);
+    // 9 rows > 6: a multiple of 6, i.e. 6 (the last tile 3); Cout 256 fits: 1,536 + 256·(6 + 256 + 8).
+    const L1Tiling t6 = deeploy_ne16_pw_tile(s, "128000", 6);
+    check_tile(t6, 256, 6, 1, 1536 + 1536 + 65536 + 2048);
+    CHECK_FALSE(t6.whole);
+  }
+  SECTION("40 -> 40 at 7 x 7 (49 x 1 after the reshape): every hint kept, then dropped in a small L1") {
+    // Weights 3 · 16 B per output channel, k and λ 8 B. Rows 49 > 3: multiples of 3 (3 rows,
+    // 1 channel: 184 B); columns 1: whole; Cout 40 > 32: 32 with 3 rows needs 120 + 96 + 1,536 +
+    // 256 = 2,008 B: kept in 4,000 B. Rows are then sized with 32 channels: 72·x + 1,792 <= 4,000
+    // gives 30; Cout 32 (3,952 B).
+    ConvShape s;
+    s.cin = 40, s.cout = 40, s.h = s.w = 7;
+    check_tile(deeploy_ne16_pw_tile(s, "4000", 3), 32, 30, 1, 3952);
+    // In 1,500 B the Cout hint cannot hold (2,008 B) and is dropped: rows sized with one channel,
+    // 33 (1,320 + 40 + 48 + 8 = 1,416 B; 36 rows need 1,536), then one channel (two need 1,504).
+    check_tile(deeploy_ne16_pw_tile(s, "1500", 3), 1, 33, 1, 1416);
   }
 }
