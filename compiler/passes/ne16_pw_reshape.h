@@ -15,6 +15,7 @@
 // (compiler/schedule/build_layout.cc), as Deeploy's Reshape aliases the pointer.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "compiler/passes/assign_engine.h"
@@ -30,5 +31,8 @@ std::pair<int64_t, int64_t> deeploy_ne16_pointwise_reshape(int64_t hw);
 // assign_engines and apply_io_layout, for policy deeploy on an NE16 (npu.impl ne16) only; it keeps
 // ea->why_not aligned with the nodes.
 int apply_ne16_pw_reshape(Graph& g, EngineAssignment* ea = nullptr);
+
+// The pass where a deployment flow runs it: under policy deeploy on an NE16 platform; 0 otherwise.
+int apply_ne16_pw_reshape(Graph& g, const PlatformSpec& spec, const std::string& policy, EngineAssignment* ea = nullptr);
 
 }  // namespace edgesim

@@ -344,10 +344,14 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         comp.npu_weights = wpl->npu_weights;
         comp.npu_row0 = ti.tp.in_boxes[1].start[0];
         comp.npu_skip = ti.npu_skip;
-        // Deeploy re-shapes the spatial extent of NE16 pointwise convs (ne16_pw_reshape.h: under
-        // policy deeploy the graph pass did, before tiling); the tuned flow does it per tile on a
-        // layer it runs with Deeploy's conventions.
-        if (t.policy == "tuned-deeploy" && ctx.spec->npu.impl == "ne16" && wpl->npu_weights->op == NpuOp::Conv1x1 &&
+        // Deeploy re-shapes the spatial extent of NE16 pointwise convs (ne16_pw_reshape.h). The
+        // flow's graph pass does it before tiling under policy deeploy; on a graph it did not
+        // re-shape (the tuned flow's layers run with Deeploy's conventions, the tuner's Deeploy
+        // plan) the job takes the rule per tile.
+        const Shape& ys = g.tensor(n.outputs.at(0)).shape;
+        const bool reshaped = ys.size() == 4 && deeploy_ne16_pointwise_reshape(ys[2] * ys[3]) == std::pair{ys[2], ys[3]};
+        if ((t.policy == "tuned-deeploy" || (t.policy == "deeploy" && !reshaped)) && ctx.spec->npu.impl == "ne16" &&
+            wpl->npu_weights->op == NpuOp::Conv1x1 &&
             ti.out.ext.size() == 4) {
           const auto [r, c] = deeploy_ne16_pointwise_reshape(ti.out.ext[2] * ti.out.ext[3]);
           if (r != ti.out.ext[2] || c != ti.out.ext[3]) comp.npu_ho = r, comp.npu_wo = c;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/tiler/npu_footprint.h"
 
 namespace edgesim {
@@ -23,6 +24,8 @@ struct Range {
 std::optional<L1Tiling> pointwise_tile(const LayerGeom& g, const TilingContext& ctx, const LayerTiling& base,
                                        const Budgets& b) {
   if (g.sh != 1 || g.sw != 1 || g.depthwise || g.h_in != g.h_out || g.w_in != g.w_out) return std::nullopt;
+  // Only on the extent Deeploy tiles: a graph the pass did not re-shape keeps npu.cc's objective.
+  if (deeploy_ne16_pointwise_reshape(g.h_out * g.w_out) != std::pair{g.h_out, g.w_out}) return std::nullopt;
   const NpuFootprint fp(g, ctx);
   const int64_t slab_n = base.l3.n_out > 0 ? base.l3.n_out : g.cout;
   const int64_t slab_h = base.l3.h_out > 0 ? base.l3.h_out : g.h_out;

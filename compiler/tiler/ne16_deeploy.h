@@ -15,8 +15,9 @@
 // (in − k) / s + 1: a non-whole tile of a 32-row input gives at most 29 output rows (s = 1).
 // Not modelled: the input-extent-divisible-by-stride constraint (stride-2 layers).
 //
-// A 1×1 layer (NE16PWConv2DTileConstraint, [30] at 9d78b4d8 and 375a6329), whose extent is the
-// re-shaped one (compiler/passes/ne16_pw_reshape.h): every input channel in every tile, input
+// A 1×1 layer (NE16PWConv2DTileConstraint, [57]: at 9d78b4d8, its parent and 375a6329) whose
+// extent is the re-shaped one (compiler/passes/ne16_pw_reshape.h; on a graph the pass did not
+// re-shape it keeps npu.cc's objective): every input channel in every tile, input
 // and output tiles of the same extent, and the hints in priority order — output rows a multiple
 // of the alignment a (budgets.deeploy.ne16_pw_align: NE16's 3 × 3 patch from 9d78b4d8 on, 6
 // before) when the layer has more than a rows, else whole; then columns likewise; then output

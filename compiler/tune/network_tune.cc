@@ -319,7 +319,9 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
   Search s{g, spec, *net, {}, {}, SIZE_MAX};
   // refs: the two plans as `tuned` would run them (the platform's cluster kernels), candidates
   // below; r.dory / r.deeploy: as their flows run them (Deeploy's kernel library where the
-  // platform names one, flow_platform), the figures `run --policy dory|deeploy` report.
+  // platform names one, flow_platform), the figures `run --policy dory|deeploy` report — except
+  // that g0 is not re-shaped by Deeploy's NE16 pointwise pass (compiler/passes/ne16_pw_reshape.h:
+  // the plans must index g0's nodes), whose reshape the schedule then takes per tile.
   std::vector<int64_t> refs = net->evaluate(g0, {dory, deeploy}, spec);
   if (!has_dory) refs[0] = -1;
   if (!has_deeploy) refs[1] = -1;

@@ -21,6 +21,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/ir/op_label.h"
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/io/write_file.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/functional.h"
@@ -170,6 +171,7 @@ int run_compile(const CompileArgs& a) {
     throw CliError(std::string("--engines: ") + e.what());
   }
   EngineAssignment engines = assign_engines_cli(g, spec, req_engines);
+  apply_ne16_pw_reshape(g, spec, a.policy, &engines);   // Deeploy's NE16 pointwise reshape (as `run`)
   if (a.policy == "tuned") prepare_tuned_graph(g, spec, &engines);   // engine and weight home by simulation
   std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
                            g.nodes.size(), g.layer_nodes().size());

@@ -45,7 +45,7 @@ FlowOutcome run_flow(const FlowRequest& req) {
   }
   apply_io_layout(o.graph, req.io_layout, &o.engines);
   // Deeploy re-shapes its NE16 pointwise convs before it tiles them (ne16_pw_reshape.h).
-  if (req.policy == "deeploy" && o.spec.npu.present && o.spec.npu.impl == "ne16") apply_ne16_pw_reshape(o.graph, &o.engines);
+  apply_ne16_pw_reshape(o.graph, o.spec, req.policy, &o.engines);
   // Policy tuned: branch order, engines and NPU weight homes by simulation (graph inputs and
   // their types are kept, so the inputs drawn above stay valid).
   if (req.policy == "tuned") o.node_order = prepare_tuned_graph(o.graph, o.spec, &o.engines);

@@ -8,6 +8,7 @@
 #include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/passes/assign_engine.h"
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/schedule/json.h"
@@ -200,6 +201,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     std::string library;
     try {
       EngineAssignment ea = assign_engines(graph, spec, policy_engines(p.policy, p.engines));
+      apply_ne16_pw_reshape(graph, spec, p.policy, &ea);   // Deeploy's NE16 pointwise reshape (as `run`)
       if (p.policy == "tuned") order = prepare_tuned_graph(graph, spec, &ea, &library);
     } catch (const std::exception& e) {
       return fail("infeasible", e.what());
