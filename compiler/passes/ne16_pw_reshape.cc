@@ -72,6 +72,10 @@ std::pair<int64_t, int64_t> deeploy_ne16_pointwise_reshape(int64_t hw) {
   return {biggest, smallest};
 }
 
+bool is_deeploy_ne16_pointwise_extent(int64_t rows, int64_t cols) {
+  return deeploy_ne16_pointwise_reshape(rows * cols) == std::pair{rows, cols};
+}
+
 namespace {
 
 Node reshape_node(const std::string& name, int in, int out) {
@@ -99,8 +103,8 @@ int apply_ne16_pw_reshape(Graph& g, EngineAssignment* ea) {
     if (!reshapable(g, g.nodes[k])) continue;
     const int x = g.nodes[k].inputs[0], y = g.nodes[k].outputs[0];
     const Shape xs = g.tensor(x).shape, ys = g.tensor(y).shape;
+    if (is_deeploy_ne16_pointwise_extent(xs[2], xs[3])) continue;
     const auto [rows, cols] = deeploy_ne16_pointwise_reshape(xs[2] * xs[3]);
-    if (rows == xs[2] && cols == xs[3]) continue;
     TensorDesc xd = g.tensor(x), yd = g.tensor(y);
     xd.name += "_ne16_pw";
     xd.shape = {xs[0], xs[1], rows, cols};

@@ -25,6 +25,8 @@ namespace edgesim {
 
 // {rows, cols} for a spatial extent of hw pixels.
 std::pair<int64_t, int64_t> deeploy_ne16_pointwise_reshape(int64_t hw);
+// True when rows x cols is already the extent the reshape gives (re-shaped, or its own best).
+bool is_deeploy_ne16_pointwise_extent(int64_t rows, int64_t cols);
 
 // Re-shapes every 1×1, stride-1, unpadded, ungrouped conv the engine pass gave the NPU, with 4-D
 // activations whose (H, W) is not already Deeploy's (rows, cols); returns how many. Run it after

@@ -349,7 +349,7 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         // re-shape (the tuned flow's layers run with Deeploy's conventions, the tuner's Deeploy
         // plan) the job takes the rule per tile.
         const Shape& ys = g.tensor(n.outputs.at(0)).shape;
-        const bool reshaped = ys.size() == 4 && deeploy_ne16_pointwise_reshape(ys[2] * ys[3]) == std::pair{ys[2], ys[3]};
+        const bool reshaped = ys.size() == 4 && is_deeploy_ne16_pointwise_extent(ys[2], ys[3]);
         if ((t.policy == "tuned-deeploy" || (t.policy == "deeploy" && !reshaped)) && ctx.spec->npu.impl == "ne16" &&
             wpl->npu_weights->op == NpuOp::Conv1x1 &&
             ti.out.ext.size() == 4) {

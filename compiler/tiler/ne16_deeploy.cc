@@ -2,7 +2,6 @@
 #include "compiler/tiler/ne16_deeploy.h"
 
 #include <algorithm>
-#include <functional>
 
 #include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/tiler/npu_footprint.h"
@@ -13,7 +12,7 @@ namespace {
 
 // The model's variables as output extents (rows h, columns w, channels c) with their bounds.
 struct Range {
-  int64_t lo = 1, hi = 1;   // feasible values: lo..hi (step for channels)
+  int64_t lo = 1, hi = 1;   // feasible values: lo..hi in steps of step (from hi down)
   int64_t step = 1;
   bool fixed = false;       // a kept hint pins it to hi
   int64_t min() const { return fixed ? hi : lo; }
@@ -25,7 +24,7 @@ std::optional<L1Tiling> pointwise_tile(const LayerGeom& g, const TilingContext& 
                                        const Budgets& b) {
   if (g.sh != 1 || g.sw != 1 || g.depthwise || g.h_in != g.h_out || g.w_in != g.w_out) return std::nullopt;
   // Only on the extent Deeploy tiles: a graph the pass did not re-shape keeps npu.cc's objective.
-  if (deeploy_ne16_pointwise_reshape(g.h_out * g.w_out) != std::pair{g.h_out, g.w_out}) return std::nullopt;
+  if (!is_deeploy_ne16_pointwise_extent(g.h_out, g.w_out)) return std::nullopt;
   const NpuFootprint fp(g, ctx);
   const int64_t slab_n = base.l3.n_out > 0 ? base.l3.n_out : g.cout;
   const int64_t slab_h = base.l3.h_out > 0 ? base.l3.h_out : g.h_out;
@@ -37,34 +36,23 @@ std::optional<L1Tiling> pointwise_tile(const LayerGeom& g, const TilingContext& 
     return fp.bytes(nc, hh, ww, whole ? 1 : db);
   };
   auto fits = [&](int64_t nc, int64_t hh, int64_t ww) { return bytes(nc, hh, ww) <= b.l1; };
-  // Each variable's feasible values: 1..hi, or the multiples of `step` up to hi (a kept
-  // divisibility hint), or hi alone (a kept "whole" hint).
-  struct Var {
-    int64_t hi, step = 1;
-    bool whole = false;
-    int64_t min() const { return whole ? hi : step; }
-    int64_t top() const { return whole ? hi : hi / step * step; }
-  };
-  Var h{slab_h}, w{W}, c{slab_n};
+  Range h{1, slab_h}, w{1, W}, c{1, slab_n};
   if (!fits(c.min(), h.min(), w.min())) return std::nullopt;
   // Hints in priority order (rows 3, columns 2, output channels 1), each kept only if the model
-  // stays feasible with those kept before it: a spatial extent above the alignment a takes a
-  // tile that is a multiple of a (TilerModel.addTileSizeDivisibleConstraint: the tile is a
-  // multiple of a, the last tile what remains), one at most a stays whole; more than 32 output
-  // channels take a multiple of 32, fewer stay whole.
-  auto keep = [&](Var& v, int64_t align, const std::function<bool(const Var&)>& ok) {
-    Var t = v;
-    if (v.hi > align) t.step = align;
-    else t.whole = true;
-    if (t.top() >= t.min() && ok(t)) v = t;
+  // stays feasible with those kept before it: an extent above the alignment takes a tile that is
+  // a multiple of it (TilerModel.addTileSizeDivisibleConstraint: the tile a multiple, the last
+  // tile what remains), one at most the alignment stays whole.
+  auto keep = [&](Range& v, int64_t align, auto&& ok) {
+    const Range t = v.hi > align ? Range{align, v.hi / align * align, align} : Range{v.hi, v.hi, 1, true};
+    if (ok(t)) v = t;
   };
-  keep(h, a, [&](const Var& t) { return fits(c.min(), t.min(), w.min()); });
-  keep(w, a, [&](const Var& t) { return fits(c.min(), h.min(), t.min()); });
-  keep(c, 32, [&](const Var& t) { return fits(t.min(), h.min(), w.min()); });
+  keep(h, a, [&](const Range& t) { return fits(c.min(), t.min(), w.min()); });
+  keep(w, a, [&](const Range& t) { return fits(c.min(), h.min(), t.min()); });
+  keep(c, 32, [&](const Range& t) { return fits(t.min(), h.min(), w.min()); });
   // Largest feasible values in declaration order (the input's rows and columns, then the
   // weights' output channels), the others at their least.
-  auto largest = [](const Var& v, auto&& ok) -> int64_t {
-    for (int64_t x = v.top(); x >= v.min(); x -= v.whole ? 1 : v.step)
+  auto largest = [](const Range& v, auto&& ok) -> int64_t {
+    for (int64_t x = v.hi; x >= v.min(); x -= v.step)
       if (ok(x)) return x;
     return 0;
   };

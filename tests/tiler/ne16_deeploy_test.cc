@@ -142,3 +142,11 @@ TEST_CASE("deeploy ne16 pointwise tiles: NE16PWConv2DTileConstraint's hints, wor
     check_tile(deeploy_ne16_pw_tile(s, "1500", 3), 1, 33, 1, 1416);
   }
 }
+
+TEST_CASE("budgets.deeploy.ne16_pw_align: at least 1, and only on an NE16", "[npu][tiler][platforms]") {
+  CHECK_THROWS_WITH(test::npu_platform("gap9", {"budgets.deeploy.ne16_pw_align=0"}),
+                    Catch::Contains("budgets.deeploy.ne16_pw_align must be at least 1 (got 0)"));
+  CHECK_THROWS_WITH(test::npu_platform("siracusa", {"budgets.deeploy.ne16_pw_align=6"}),
+                    Catch::Contains("does not apply to npu.impl 'neureka' (only to ne16)"));
+  CHECK(test::npu_platform("gap9").budgets.deeploy.ne16_pw_align == 3);
+}
