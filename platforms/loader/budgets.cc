@@ -64,6 +64,8 @@ PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy) 
   c.c_dwtap4 = lib.c_dwtap4;
   c.c_dwtap1 = lib.c_dwtap1;
   c.c_dwcol = lib.c_dwcol;
+  c.c_layer = lib.c_layer;
+  c.c_layer_tr = lib.c_layer_tr;
   return s;
 }
 

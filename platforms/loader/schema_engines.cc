@@ -114,6 +114,8 @@ void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(budgets.deeploy.cost.c_dwtap4, Cycles));
   k.push_back(K_REQ(budgets.deeploy.cost.c_dwtap1, Cycles));
   k.push_back(K_REQ(budgets.deeploy.cost.c_dwcol, Cycles));
+  k.push_back(K_OPT(budgets.deeploy.cost.c_layer, Cycles, "0"));
+  k.push_back(K_OPT(budgets.deeploy.cost.c_layer_tr, Cycles, "0"));
 
   k.push_back(K_OPT(fidelity.mode, String, "gvsoc").one_of({"gvsoc", "realistic"}));
   k.push_back(K_OPT(fidelity.l1_conflicts, Bool, "@mode"));

@@ -49,6 +49,8 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_OPT(cluster.cost.c_dwtap4, Cycles, "3").only("cluster.impl", pulp));
   k.push_back(K_OPT(cluster.cost.c_dwtap1, Cycles, "3").only("cluster.impl", pulp));
   k.push_back(K_OPT(cluster.cost.c_dwcol, Cycles, "0").only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_layer, Cycles, "0").only("cluster.impl", pulp));
+  k.push_back(K_OPT(cluster.cost.c_layer_tr, Cycles, "0").only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_misalign, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_neu, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_pool, Cycles).only("cluster.impl", pulp));

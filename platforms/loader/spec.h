@@ -63,6 +63,10 @@ struct ClusterCostSpec {
   // depthwise_generic: cycles per 4-tap step and per leftover tap of the dot product, and the
   // per-column overhead of a channel (defaults 3, 3, 0; the pulp_cluster preset counts them)
   int64_t c_dwtap4 = 3, c_dwtap1 = 3, c_dwcol = 0;
+  // a layer's own generated code (tile loop, closures, kernel call) fetched cold once per layer,
+  // on its first kernel: c_layer for a layer that calls a library kernel, c_layer_tr for a layout
+  // Transpose, whose loop nest is generated inline (0: not modelled; docs/timing.md "Cold code")
+  int64_t c_layer = 0, c_layer_tr = 0;
 };
 
 // The cluster kernel costs of the library a deployment flow links on this platform, where they
@@ -71,7 +75,7 @@ struct ClusterCostSpec {
 struct KernelLibraryCostSpec {
   bool present = false;
   int64_t c_il = 0, c_rq = 0, c_kl = 0, c_cp = 0, c_dwrow = 0, c_dwpx = 0, c_dwtap4 = 0, c_dwtap1 = 0,
-          c_dwcol = 0;
+          c_dwcol = 0, c_layer = 0, c_layer_tr = 0;
 };
 
 // Cost constants of the RISC-V host's plain C loops (impl riscv_host): what TVM's C code

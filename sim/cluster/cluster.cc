@@ -67,6 +67,9 @@ void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& co
   int64_t lead = waited_dma ? dma_.wake_cycles : 0;
   if (conv.fork_per_tile) lead += cc.t_fork;
   else if (first_of_step) lead += conv.fork_per_layer ? cc.t_fork : cc.t_bar;
+  // the layer's own code, run once per inference, fetched cold on its first kernel (docs/timing.md
+  // "Cold code"; 0 unless the platform's or the flow's library counts it)
+  if (first_of_step) lead += k.kernel == "transpose" ? cc.c_layer_tr : cc.c_layer;
   const int64_t barriers = tiled ? conv.extra_barriers * cc.t_bar : 0;
   j.kind = Job::Kind::Kernel;
   j.lead = lead;

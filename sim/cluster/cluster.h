@@ -56,7 +56,8 @@ class Cluster : public Engine {
   int n_cores() const { return n_cores_; }   // worker cores
 
   // Fills a kernel job's duration, work, lead and per-core cycles for Compute command c.
-  // first_of_step: the step's first kernel (pays the fork under DORY); tiled: part of a tiled
+  // first_of_step: the step's first kernel (pays the fork under DORY and the layer's cold code,
+  // cluster.cost.c_layer / c_layer_tr); tiled: part of a tiled
   // step (pays the pipeline barriers); in_l1: every operand buffer is in L1 (else each core access
   // pays the L2 latency); waited_dma: c depends on a DMA transfer (pays the wake).
   // conv: the conventions of the command's step (a tuned network may mix DORY's and Deeploy's loops).

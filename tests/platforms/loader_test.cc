@@ -131,6 +131,8 @@ TEST_CASE("budgets.deeploy.cost replaces cluster.cost keys under policy deeploy 
     CHECK(s.cluster.cost.c_dwtap4 == 4);   // the preset's count (docs/timing.md)
     CHECK(s.cluster.cost.c_dwcol == 8);
     CHECK(s.cluster.cost.c_kl_px2 == 2);
+    CHECK(s.cluster.cost.c_layer == 0);      // DORY's layers' cold code: not modelled
+    CHECK(s.cluster.cost.c_layer_tr == 0);
   }
   // the prebuilt pulp-nn-mixed of Deeploy's GAP9 target (gap9.yaml budgets.deeploy.cost)
   const PlatformSpec d = flow_platform(gap9, "deeploy");
@@ -142,6 +144,8 @@ TEST_CASE("budgets.deeploy.cost replaces cluster.cost keys under policy deeploy 
   CHECK(d.cluster.cost.c_dwtap4 == 5);
   CHECK(d.cluster.cost.c_dwtap1 == 6);
   CHECK(d.cluster.cost.c_dwcol == 58);
+  CHECK(d.cluster.cost.c_layer == 910);     // scripts/deeploy-layer-code: 82 + 46 lines x 18
+  CHECK(d.cluster.cost.c_layer_tr == 622);  // 82 + 30 lines x 18
   CHECK(d.cluster.cost.c_t42 == gap9.cluster.cost.c_t42);   // keys the library leaves alone
   // --set reaches the library's keys; a platform without the section is unchanged
   CHECK(flow_platform(load_platform(platform_file("gap9"), {"budgets.deeploy.cost.c_rq=20"}), "deeploy")
