@@ -27,6 +27,11 @@ struct Condition {
   const char* why;
 };
 
+constexpr const char* kIcacheWhy =
+    "the instruction cache is not simulated (loops are taken to hit it); the cold fetch of code run "
+    "once per inference is counted per layer: npu.layer_cycles, cluster.cost.c_layer / c_layer_tr "
+    "(budgets.deeploy.cost under --policy deeploy)";
+
 const std::vector<Condition>& conditions() {
   static const std::vector<Condition> table = {
       {"cluster.dma.l2_latency", [](const PlatformSpec& s) { return s.fidelity.dma_ext_latency; },
@@ -41,6 +46,12 @@ const std::vector<Condition>& conditions() {
        "it times L3 copies only with fidelity.l3_ddr=true"},
       {"fc.freq_hz", [](const PlatformSpec&) { return false; },
        "the fabric controller runs no layer (cycles and time are the cluster clock's)"},
+      // The instruction cache is not simulated: the kernels' loops are taken to hit, and code that
+      // runs once per inference is counted per layer (docs/timing.md "Cold code").
+      {"cluster.icache.impl", [](const PlatformSpec&) { return false; }, kIcacheWhy},
+      {"cluster.icache.banks", [](const PlatformSpec&) { return false; }, kIcacheWhy},
+      {"cluster.icache.refill_latency", [](const PlatformSpec&) { return false; }, kIcacheWhy},
+      {"fidelity.icache_misses", [](const PlatformSpec&) { return false; }, kIcacheWhy},
   };
   return table;
 }

@@ -72,6 +72,15 @@ TEST_CASE("an override the run does not read says so and what would make it coun
   CHECK_FALSE(has_warning(r, "no effect"));
   CHECK(has_warning(load_platform(platform_file("gap8"), {"fc.freq_hz=100MHz"}), "fabric controller runs no layer"));
   CHECK(load_platform(platform_file("gap8")).warnings.empty());   // a file's own keys are not reported
+  // No model reads the instruction cache's keys: each --set of one says so and names what counts instead.
+  for (const char* set : {"cluster.icache.banks=4", "cluster.icache.refill_latency=5", "fidelity.icache_misses=true",
+                          "cluster.icache.impl=pulp_hier_icache"}) {
+    INFO(set);
+    const std::string key = std::string(set).substr(0, std::string(set).find('='));
+    CHECK(has_warning(load_platform(platform_file("gap9"), {set}),
+                      "--set " + key + ": no effect on the run: the instruction cache is not simulated"));
+  }
+  CHECK(has_warning(load_platform(platform_file("gap9"), {"fidelity.icache_misses=true"}), "cluster.cost.c_layer"));
 }
 
 TEST_CASE("describe_overrides lists what each override changed", "[platforms]") {
