@@ -346,8 +346,8 @@ bool build_layer_step(BuildContext& ctx, int node, const LayerTiling& t) {
         comp.npu_skip = ti.npu_skip;
         // Deeploy re-shapes the spatial extent of NE16 pointwise convs (ne16_pw_reshape.h). The
         // flow's graph pass does it before tiling under policy deeploy; on a graph it did not
-        // re-shape (the tuned flow's layers run with Deeploy's conventions, the tuner's Deeploy
-        // plan) the job takes the rule per tile.
+        // re-shape (the tuned flow's layers run with Deeploy's conventions, the Deeploy plan among
+        // the tuner's candidates) the job takes the rule per tile.
         const Shape& ys = g.tensor(n.outputs.at(0)).shape;
         const bool reshaped = ys.size() == 4 && is_deeploy_ne16_pointwise_extent(ys[2], ys[3]);
         if ((t.policy == "tuned-deeploy" || (t.policy == "deeploy" && !reshaped)) && ctx.spec->npu.impl == "ne16" &&

@@ -37,7 +37,7 @@ class TuneCache {
 };
 
 // The version of the network search (network_tune.cc); bumped when it changes what it returns.
-inline constexpr int kNetworkSearchVersion = 10;
+inline constexpr int kNetworkSearchVersion = 11;
 
 // Key of a network plan: FNV-1a of the graph's nodes (op, params, engine, weight home) and
 // tensors (dtype, shape, constant or not), the platform hash, K, both evaluators' names and the

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/json.h"
 #include "compiler/tiler/internal.h"
@@ -318,16 +319,28 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
 
   Search s{g, spec, *net, {}, {}, SIZE_MAX};
   // refs: the two plans as `tuned` would run them (the platform's cluster kernels), candidates
-  // below; r.dory / r.deeploy: as their flows run them (Deeploy's kernel library where the
-  // platform names one, flow_platform), the figures `run --policy dory|deeploy` report — except
-  // that g0 is not re-shaped by Deeploy's NE16 pointwise pass (compiler/passes/ne16_pw_reshape.h:
-  // the plans must index g0's nodes), whose reshape the schedule then takes per tile.
+  // below (on g0: the plans index its nodes, so on an NE16 the schedule takes Deeploy's pointwise
+  // reshape per tile). r.dory / r.deeploy: as their flows run them, the figures `run --policy
+  // dory|deeploy` report: Deeploy's kernel library where the platform names one (flow_platform)
+  // and, on an NE16, Deeploy's pointwise reshape pass on a copy of g0, tiled again
+  // (compiler/passes/ne16_pw_reshape.h), as the flow does.
   std::vector<int64_t> refs = net->evaluate(g0, {dory, deeploy}, spec);
   if (!has_dory) refs[0] = -1;
   if (!has_deeploy) refs[1] = -1;
   r.dory = refs[0], r.deeploy = refs[1];
-  if (has_deeploy && spec.budgets.deeploy.cost.present)
-    r.deeploy = net->evaluate(g0, {deeploy}, flow_platform(spec, "deeploy")).at(0);
+  if (has_deeploy) {
+    const PlatformSpec dspec = flow_platform(spec, "deeploy");
+    Graph g1 = g0;
+    if (apply_ne16_pw_reshape(g1, spec, "deeploy") > 0) {
+      try {
+        r.deeploy = net->evaluate(g1, {tile_graph(g1, dspec, "deeploy")}, dspec).at(0);
+      } catch (const TilingError&) {
+        r.deeploy = -1;   // as `run --policy deeploy` would fail
+      }
+    } else if (spec.budgets.deeploy.cost.present) {
+      r.deeploy = net->evaluate(g0, {deeploy}, dspec).at(0);
+    }
+  }
   s.run({r.tilings});   // the isolated plan
   r.isolated = s.val[0];
   s.consider(0);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "compiler/passes/assign_engine.h"
+#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tune/network_tune.h"
 #include "e2e/e2e_nets.h"
@@ -49,9 +50,12 @@ int64_t run_cycles(const Graph& g, const PlatformSpec& spec, const NetPlan& plan
   return simulate(g, s, spec, {}, o).result.total_cycles;
 }
 
-// As `run --policy P`: the policy's kernel library (flow_platform) times its plan.
-int64_t policy_cycles(const Graph& g, const PlatformSpec& platform, const std::string& policy) {
+// As `run --policy P`: the policy's kernel library (flow_platform) times its plan, and on an NE16
+// Deeploy's flow re-shapes its pointwise convs first (compiler/passes/ne16_pw_reshape.h).
+int64_t policy_cycles(const Graph& g0, const PlatformSpec& platform, const std::string& policy) {
   const PlatformSpec spec = flow_platform(platform, policy);
+  Graph g = g0;
+  apply_ne16_pw_reshape(g, platform, policy);
   try {
     return run_cycles(g, spec, tile_graph(g, spec, policy));
   } catch (const TilingError&) {
