@@ -236,12 +236,25 @@ bool is_alias_reshape(const BuildContext& ctx, int node) {
   const int in = n.inputs[0], out = n.outputs[0];
   if (g.tensor(in).is_const() || g.tensor(in).dtype != g.tensor(out).dtype) return false;
   const bool img_in = ctx.domains.image.at(static_cast<size_t>(in)), img_out = ctx.domains.image.at(static_cast<size_t>(out));
-  if (img_in || img_out) {
+  const Shape& a = g.tensor(in).shape;
+  const Shape& b = g.tensor(out).shape;
+  const std::vector<int> hwc{0, 2, 3, 1};
+  // An image tensor whose storage order moves only dimensions of size 1 (an HWC tensor of one
+  // pixel or one channel) holds its bytes in row-major order: a flatten after a global pool
+  // ([N, C, 1, 1] -> [N, C]) moves no byte, as in DORY's and Deeploy's code, where it is no layer.
+  auto row_major = [&](int t) {
+    const Shape& sh = g.tensor(t).shape;
+    int last = -1;
+    for (int d : storage_order(g, ctx.domains.image, t)) {
+      if (sh.at(static_cast<size_t>(d)) == 1) continue;
+      if (d < last) return false;
+      last = d;
+    }
+    return true;
+  };
+  if ((img_in || img_out) && !(row_major(in) && row_major(out))) {
     // Between HWC tensors a reshape of the pixels alone (same N and C, H·W kept) keeps every byte
     // where it is: the NE16 pointwise reshape (compiler/passes/ne16_pw_reshape.h).
-    const Shape& a = g.tensor(in).shape;
-    const Shape& b = g.tensor(out).shape;
-    const std::vector<int> hwc{0, 2, 3, 1};
     return img_in && img_out && a.size() == 4 && b.size() == 4 && a[0] == b[0] && a[1] == b[1] &&
            a[2] * a[3] == b[2] * b[3] && storage_order(g, ctx.domains.image, in) == hwc &&
            storage_order(g, ctx.domains.image, out) == hwc;

@@ -174,8 +174,14 @@ TEST_CASE("schedule: double-buffering deps and buffer indices", "[schedule]") {
   const Step& st1 = step_named(s1, "L02_s1b");
   for (size_t i = 1; i < st1.commands.size(); ++i)
     CHECK(st1.commands[i].deps == std::vector<int>{st1.commands[i - 1].id});
-  // Steps are separated by a barrier: the first command of a step waits for the previous step.
+  // Steps are separated by a barrier: the first command of a step waits for the previous step
+  // (the flatten after the global pool is an alias: no commands).
   for (size_t k = 1; k < s.steps.size(); ++k) {
+    if (g.nodes[k].kind() == OpKind::Reshape) {
+      CHECK(s.steps[k].commands.empty());
+      continue;
+    }
+    REQUIRE_FALSE(s.steps[k].commands.empty());
     const Command& first = s.steps[k].commands.front();
     CHECK(!first.deps.empty());
     CHECK(first.deps.front() < first.id);
@@ -194,14 +200,63 @@ TEST_CASE("schedule: placements use DORY's layouts", "[schedule]") {
     if (n.kind() == OpKind::Gemm) {   // B [10,16] with trans_b: already [N,K] rows
       CHECK(s.placement_of(n.inputs[1])->strides == Shape{16, 1});
     }
-  // No tilings: every step is one whole-tensor compute in L2.
-  for (const Step& st : s.steps) {
+  // No tilings: every step is one whole-tensor compute in L2, but the flatten after the global
+  // pool, whose one-pixel HWC input is already in row-major order (an alias, no command).
+  for (size_t k = 0; k < s.steps.size(); ++k) {
+    const Step& st = s.steps[k];
     CHECK_FALSE(st.tiled);
+    if (g.nodes[k].kind() == OpKind::Reshape) {
+      CHECK(st.commands.empty());
+      continue;
+    }
     REQUIRE(st.commands.size() == 1);
     CHECK(st.commands[0].engine == "cluster");
   }
   CHECK(s.high_water[static_cast<size_t>(Level::L1)] == 0);
   check_exact(g, s);
+}
+
+TEST_CASE("schedule: a flatten moves bytes only when the HWC layout reorders them", "[schedule]") {
+  // tiny: GlobalAveragePool -> [1, C, 1, 1] -> Flatten -> [1, C] -> Gemm. One pixel in HWC is
+  // row-major: the flatten aliases its input (no commands, the same bytes), as DORY's and
+  // Deeploy's code have no layer for it.
+  const Graph g = model("tiny");
+  const Schedule s = build_schedule(g, platform("siracusa"), tile_graph(g, platform("siracusa"), "dory"), {});
+  int flattens = 0;
+  for (size_t k = 0; k < g.nodes.size(); ++k) {
+    const Node& n = g.nodes[k];
+    if (n.kind() != OpKind::Reshape) continue;
+    ++flattens;
+    REQUIRE(g.tensor(n.inputs[0]).shape.size() == 4);
+    CHECK(g.tensor(n.inputs[0]).shape[2] * g.tensor(n.inputs[0]).shape[3] == 1);
+    CHECK(s.steps.at(k).commands.empty());
+    const Placement* a = s.placement_of(n.inputs[0]);
+    const Placement* b = s.placement_of(n.outputs[0]);
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->buffer == b->buffer);
+    CHECK(a->offset == b->offset);
+  }
+  CHECK(flattens == 1);
+  check_exact(g, s);
+  // A flatten of a 2 x 2 map reorders the bytes (HWC -> C, H, W order): a copy step, still exact.
+  Graph h;
+  h.name = "pool_flatten";
+  const int x = h.add_tensor({"x", DType::U8, {1, 4, 4, 4}, std::nullopt, false});
+  const int p = h.add_tensor({"p", DType::U8, {1, 4, 2, 2}, std::nullopt, false});
+  const int f = h.add_tensor({"f", DType::U8, {1, 16}, std::nullopt, false});
+  PoolParams pp;
+  pp.kh = pp.kw = 2, pp.sh = pp.sw = 2;
+  pp.rq.lo = 0, pp.rq.hi = 255;
+  h.nodes.push_back(Node{"pool", pp, {x}, {p}, {"MaxPool"}});
+  h.nodes.push_back(Node{"flatten", ReshapeParams{}, {p}, {f}, {"Flatten"}});
+  h.inputs = {x};
+  h.outputs = {f};
+  h.validate();
+  const Schedule c = build_schedule(h, platform("siracusa"), {}, {});
+  CHECK_FALSE(c.steps.at(1).commands.empty());
+  CHECK(c.placement_of(p)->buffer != c.placement_of(f)->buffer);
+  check_exact(h, c);
 }
 
 TEST_CASE("schedule: L3 slabs stream input rows, output rows and weight tiles", "[schedule]") {
