@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <variant>
 
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
 #include "kernels/cost/host_cost.h"
 #include "kernels/energy/cost.h"
+#include "kernels/layout/params.h"
 
 namespace edgesim {
 
@@ -69,7 +71,7 @@ void Cluster::cost_kernel(Job& j, const Command& c, const ClusterConventions& co
   else if (first_of_step) lead += conv.fork_per_layer ? cc.t_fork : cc.t_bar;
   // the layer's own code, run once per inference, fetched cold on its first kernel (docs/timing.md
   // "Cold code"; 0 unless the platform's or the flow's library counts it)
-  if (first_of_step) lead += k.kernel == "transpose" ? cc.c_layer_tr : cc.c_layer;
+  if (first_of_step) lead += std::holds_alternative<TransposeParams>(c.params) ? cc.c_layer_tr : cc.c_layer;
   const int64_t barriers = tiled ? conv.extra_barriers * cc.t_bar : 0;
   j.kind = Job::Kind::Kernel;
   j.lead = lead;

@@ -10,6 +10,7 @@
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
+#include "schedule/check_exact.h"
 #include "schedule/sched_util.h"
 #include "support/paths.h"
 
@@ -22,20 +23,6 @@ PlatformSpec platform(const std::string& name, const std::vector<std::string>& s
 }
 
 Graph model(const std::string& name) { return import_onnx(test::source_dir() + "/models/" + name + "/model.onnx"); }
-
-void check_exact(const Graph& g, const Schedule& s, uint32_t seed = 1) {
-  INFO(test::allocation_problem(s));
-  REQUIRE(test::allocation_problem(s).empty());
-  const auto in = test::random_inputs(g, seed);
-  const auto want = interpret(g, in).outputs;
-  for (bool latest : {false, true}) {
-    INFO("latest-ready-first order: " << latest);
-    test::MiniExec ex(g, s);
-    const auto got = ex.run(in, latest);
-    REQUIRE(got.size() == want.size());
-    for (size_t i = 0; i < got.size(); ++i) CHECK(got[i].same_values(want[i]));
-  }
-}
 
 const Step& step_named(const Schedule& s, const std::string& name) {
   for (const Step& st : s.steps)
@@ -65,7 +52,7 @@ TEST_CASE("schedule: tiny and resnet8 tiled schedules are bit-exact", "[schedule
         INFO(net << " tile " << c.n << "x" << c.h << "x" << c.w << " " << buf);
         const Schedule s = build_schedule(g, spec, test::fixed_tilings(g, c.n, c.h, c.w, c.whole), {buf});
         CHECK(s.buffering == buf);
-        check_exact(g, s);
+        test::check_exact(g, s);
       }
   }
 }
@@ -213,50 +200,7 @@ TEST_CASE("schedule: placements use DORY's layouts", "[schedule]") {
     CHECK(st.commands[0].engine == "cluster");
   }
   CHECK(s.high_water[static_cast<size_t>(Level::L1)] == 0);
-  check_exact(g, s);
-}
-
-TEST_CASE("schedule: a flatten moves bytes only when the HWC layout reorders them", "[schedule]") {
-  // tiny: GlobalAveragePool -> [1, C, 1, 1] -> Flatten -> [1, C] -> Gemm. One pixel in HWC is
-  // row-major: the flatten aliases its input (no commands, the same bytes), as DORY's and
-  // Deeploy's code have no layer for it.
-  const Graph g = model("tiny");
-  const Schedule s = build_schedule(g, platform("siracusa"), tile_graph(g, platform("siracusa"), "dory"), {});
-  int flattens = 0;
-  for (size_t k = 0; k < g.nodes.size(); ++k) {
-    const Node& n = g.nodes[k];
-    if (n.kind() != OpKind::Reshape) continue;
-    ++flattens;
-    REQUIRE(g.tensor(n.inputs[0]).shape.size() == 4);
-    CHECK(g.tensor(n.inputs[0]).shape[2] * g.tensor(n.inputs[0]).shape[3] == 1);
-    CHECK(s.steps.at(k).commands.empty());
-    const Placement* a = s.placement_of(n.inputs[0]);
-    const Placement* b = s.placement_of(n.outputs[0]);
-    REQUIRE(a);
-    REQUIRE(b);
-    CHECK(a->buffer == b->buffer);
-    CHECK(a->offset == b->offset);
-  }
-  CHECK(flattens == 1);
-  check_exact(g, s);
-  // A flatten of a 2 x 2 map reorders the bytes (HWC -> C, H, W order): a copy step, still exact.
-  Graph h;
-  h.name = "pool_flatten";
-  const int x = h.add_tensor({"x", DType::U8, {1, 4, 4, 4}, std::nullopt, false});
-  const int p = h.add_tensor({"p", DType::U8, {1, 4, 2, 2}, std::nullopt, false});
-  const int f = h.add_tensor({"f", DType::U8, {1, 16}, std::nullopt, false});
-  PoolParams pp;
-  pp.kh = pp.kw = 2, pp.sh = pp.sw = 2;
-  pp.rq.lo = 0, pp.rq.hi = 255;
-  h.nodes.push_back(Node{"pool", pp, {x}, {p}, {"MaxPool"}});
-  h.nodes.push_back(Node{"flatten", ReshapeParams{}, {p}, {f}, {"Flatten"}});
-  h.inputs = {x};
-  h.outputs = {f};
-  h.validate();
-  const Schedule c = build_schedule(h, platform("siracusa"), {}, {});
-  CHECK_FALSE(c.steps.at(1).commands.empty());
-  CHECK(c.placement_of(p)->buffer != c.placement_of(f)->buffer);
-  check_exact(h, c);
+  test::check_exact(g, s);
 }
 
 TEST_CASE("schedule: L3 slabs stream input rows, output rows and weight tiles", "[schedule]") {
@@ -273,7 +217,7 @@ TEST_CASE("schedule: L3 slabs stream input rows, output rows and weight tiles", 
     }
     const Schedule s = build_schedule(g, spec, t, {buf});
     INFO(buf);
-    check_exact(g, s, 7);
+    test::check_exact(g, s, 7);
     CHECK(with_note(step_named(s, "L02_s1b"), "load x slab").size() == 7);   // ceil(32/5)
     CHECK(with_note(step_named(s, "L04_s2a"), "store y slab").size() == 3);  // ceil(16/6)
     CHECK(with_note(step_named(s, "L05_s2b"), "load in1 slab").size() == 2); // 32/16
@@ -341,7 +285,7 @@ TEST_CASE("schedule: a DORY network from the shared set is bit-exact when tiled"
   REQUIRE_DATA(path);
   const Graph g = import_onnx(path);
   const Schedule s = build_schedule(g, platform("gap8"), test::fixed_tilings(g, 4, 0, 33), {"double"});
-  check_exact(g, s, 11);
+  test::check_exact(g, s, 11);
 }
 
 TEST_CASE("schedule: schedules of the real tiling policies are bit-exact", "[schedule][policies]") {
@@ -362,7 +306,7 @@ TEST_CASE("schedule: schedules of the real tiling policies are bit-exact", "[sch
         int tiled = 0;
         for (const Step& st : s.steps) tiled += st.tiled ? 1 : 0;
         CHECK(tiled == static_cast<int>(g.layer_nodes().size()));
-        check_exact(g, s, 5);
+        test::check_exact(g, s, 5);
       }
 }
 
@@ -383,7 +327,7 @@ TEST_CASE("schedule: constants move to L3 when they do not fit L2 for the whole 
   CHECK(in_l3 > 0);
   CHECK(staged >= in_l3);
   CHECK(s.high_water[static_cast<size_t>(Level::L2)] <= gap8.l2.size);
-  check_exact(g, s, 2);
+  test::check_exact(g, s, 2);
   // Siracusa's 2 MiB L2 holds everything: constants stay in L2.
   const PlatformSpec sir = platform("siracusa");
   const Schedule t = build_schedule(g, sir, tile_graph(g, sir, "dory"));
@@ -442,7 +386,7 @@ TEST_CASE("schedule: batched MatMul, broadcast Add, ceil pool and grouped conv t
   for (const std::string buf : {"single", "double"}) {
     INFO(buf);
     const Schedule s = build_schedule(g, spec, test::fixed_tilings(g, 2, 1, 2), {buf});
-    check_exact(g, s, 9);
+    test::check_exact(g, s, 9);
     // MatMul: 2 batches x 2 column tiles x 3 row tiles.
     CHECK(with_note(s.steps[0], "compute tile").size() == 12);
     // The runtime B operand is re-loaded only when its column tile (or batch) changes.
@@ -476,7 +420,7 @@ TEST_CASE("schedule: L3-sliced layers whose slabs are single L1 tiles are not do
   }
   CHECK(whole_multi > 0);
   CHECK(s.high_water[static_cast<size_t>(Level::L1)] <= 38000);
-  check_exact(g, s, 4);
+  test::check_exact(g, s, 4);
 }
 
 TEST_CASE("schedule: dory-2021 depthwise layers run as one chain, with the double buffers they were sized for",
@@ -531,7 +475,7 @@ TEST_CASE("schedule: under deeploy, single-buffered tiles load every input at ev
   CHECK(with_note(a, "load x tile").size() == 1);
   CHECK(with_note(b, "load x tile").size() == tiles);
   CHECK(with_note(b, "load w tile").size() == tiles);
-  check_exact(g, s_deeploy);
+  test::check_exact(g, s_deeploy);
   // Double-buffered, every policy already loads x at every tile; the rule changes nothing there.
   const Schedule d_other = build_schedule(g, spec, base, {"double"});
   const Schedule d_deeploy = build_schedule(g, spec, deeploy, {"double"});

@@ -13,14 +13,18 @@ using namespace edgesim;
 
 namespace {
 
-FlowOutcome resnet8_on_gap9(const std::vector<std::string>& overrides) {
+// resnet8 on gap9, cluster only, timing only; under deeploy as its flow runs it (NCHW graph I/O:
+// a layout Transpose at the input, single buffering).
+FlowOutcome resnet8_on_gap9(const std::string& policy, const std::vector<std::string>& overrides) {
   FlowRequest req;
   req.model = test::source_dir() + "/models/resnet8/model.onnx";
   req.platform = test::source_dir() + "/platforms/gap9.yaml";
-  req.policy = "deeploy";
+  req.policy = policy;
   req.engines = {"cluster"};
-  req.io_layout = "nchw";   // Deeploy's NCHW graph I/O: a layout Transpose at each end
-  req.schedule.buffering = "single";
+  if (policy == "deeploy") {
+    req.io_layout = "nchw";
+    req.schedule.buffering = "single";
+  }
   req.overrides = overrides;
   req.sim.data = false;
   return run_flow(req);
@@ -34,8 +38,9 @@ TEST_CASE("cold code: each Deeploy cluster layer on gap9 pays its code's cold fe
   REQUIRE(layer > 0);
   REQUIRE(tr > 0);
   REQUIRE(layer != tr);
-  const FlowOutcome with = resnet8_on_gap9({});
-  const FlowOutcome without = resnet8_on_gap9({"budgets.deeploy.cost.c_layer=0", "budgets.deeploy.cost.c_layer_tr=0"});
+  const FlowOutcome with = resnet8_on_gap9("deeploy", {});
+  const FlowOutcome without =
+      resnet8_on_gap9("deeploy", {"budgets.deeploy.cost.c_layer=0", "budgets.deeploy.cost.c_layer_tr=0"});
   const auto& a = with.sim.result.layers;
   const auto& b = without.sim.result.layers;
   REQUIRE(a.size() == b.size());
@@ -56,12 +61,6 @@ TEST_CASE("cold code: each Deeploy cluster layer on gap9 pays its code's cold fe
   CHECK(with.sim.result.total_cycles - without.sim.result.total_cycles == expected);
 
   // DORY's flow on the same chip: not counted (the preset's 0), the library's keys do not reach it
-  FlowRequest dory;
-  dory.model = test::source_dir() + "/models/resnet8/model.onnx";
-  dory.platform = test::source_dir() + "/platforms/gap9.yaml";
-  dory.engines = {"cluster"};
-  dory.sim.data = false;
-  const int64_t d0 = run_flow(dory).sim.result.total_cycles;
-  dory.overrides = {"budgets.deeploy.cost.c_layer=5000"};
-  CHECK(run_flow(dory).sim.result.total_cycles == d0);
+  CHECK(resnet8_on_gap9("dory", {"budgets.deeploy.cost.c_layer=5000"}).sim.result.total_cycles ==
+        resnet8_on_gap9("dory", {}).sim.result.total_cycles);
 }
