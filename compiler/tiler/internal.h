@@ -15,8 +15,9 @@
 namespace edgesim {
 
 Budgets dory_policy_budgets(const PlatformSpec& spec);
-// dory-2021: fixed 38,000 B L1 (capped at DORY's L1 descriptor size), db = 2, L2 reduced by the
-// next conv/FC layer's weights and κ/λ (at most half of the L2 budget).
+// dory-2021: DORY's L1 budget (budgets.dory.l1 = its --l1_buffer_size, which the 2021 code line
+// took as given), db = 2, L2 reduced by the next conv/FC layer's weights and κ/λ (at most half of
+// the L2 budget).
 Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int node);
 Budgets deeploy_policy_budgets(const PlatformSpec& spec);
 

@@ -109,9 +109,7 @@ Budgets dory_policy_budgets(const PlatformSpec& spec) {
 // half the buffer reserve exactly half, and layer i+1 must then tile its weights from L3 so that
 // its (double-buffered) weight slabs fit that half (w_cap).
 Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int node) {
-  Budgets b = dory_policy_budgets(spec);
-  const int64_t descriptor = spec.l1.size - (spec.budgets.dory.present ? spec.budgets.dory.l1_reserved : 0);
-  b.l1 = std::min<int64_t>(38000, descriptor);
+  Budgets b = dory_policy_budgets(spec);   // L1: DORY's --l1_buffer_size is budgets.dory.l1
   b.db = 2;
   b.v2021 = true;
   b.dw_blocking = true;

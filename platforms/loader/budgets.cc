@@ -12,8 +12,9 @@ DoryBudgets dory_budgets(const PlatformSpec& s) {
   if (!d.present)
     throw PlatformError(fmt::format("platform '{}' has no budgets.dory section", s.name));
   DoryBudgets b;
-  b.l1 = s.l1.size - d.l1_reserved - d.l1_stack_core0 - (d.n_cores - 1) * d.l1_stack_other;
-  b.l2 = s.l2.size - d.l2_reserved - d.l2_code_reserved;
+  b.l1 = d.l1 != kAutoBudget ? d.l1
+                              : s.l1.size - d.l1_reserved - d.l1_stack_core0 - (d.n_cores - 1) * d.l1_stack_other;
+  b.l2 = d.l2 != kAutoBudget ? d.l2 : s.l2.size - d.l2_reserved - d.l2_code_reserved;
   b.l3 = s.l3.size - d.l3_reserved;
   return b;
 }

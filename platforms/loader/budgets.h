@@ -4,6 +4,10 @@
 //   L1 = l1.size − budgets.dory.l1_reserved − l1_stack_core0 − (budgets.dory.n_cores − 1)·l1_stack_other
 //   L2 = l2.size − budgets.dory.l2_reserved − budgets.dory.l2_code_reserved
 //   L3 = l3.size − budgets.dory.l3_reserved
+// unless budgets.dory.l1 / budgets.dory.l2 give them directly, as DORY's --l1_buffer_size and
+// --l2_buffer_size do (the buffers alone: stacks and code are outside them). An explicit budget
+// only has to be positive and within its memory (less *_reserved): one too small for a layer is
+// the tiler's error naming that layer.
 // `*_reserved` is the part of the hardware memory DORY's own descriptor leaves out (e.g. GAP8:
 // 64 KiB of TCDM, descriptor 64,000 B ⇒ 1,536 B), so the defaults reproduce DORY's budgets
 // exactly (GAP8 L1 36,700 B).

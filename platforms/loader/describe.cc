@@ -39,12 +39,14 @@ std::string budgets_text(const PlatformSpec& s) {
     out += fmt::format("dory (db {}{}{}):\n", d.db, d.blocking_dma ? ", blocking DMA" : "",
                        d.single_core_dma ? ", single-core DMA" : "");
     out += budget_line("L1", b.l1,
-                       fmt::format("= l1.size {} - reserved {} - stack {} - {} x stack {}",
-                                   s.l1.size, d.l1_reserved, d.l1_stack_core0, d.n_cores - 1,
-                                   d.l1_stack_other));
+                       d.l1 != kAutoBudget ? std::string("as given (budgets.dory.l1)")
+                                           : fmt::format("= l1.size {} - reserved {} - stack {} - {} x stack {}",
+                                                         s.l1.size, d.l1_reserved, d.l1_stack_core0, d.n_cores - 1,
+                                                         d.l1_stack_other));
     out += budget_line("L2", b.l2,
-                       fmt::format("= l2.size {} - reserved {} - code {}", s.l2.size,
-                                   d.l2_reserved, d.l2_code_reserved));
+                       d.l2 != kAutoBudget ? std::string("as given (budgets.dory.l2)")
+                                           : fmt::format("= l2.size {} - reserved {} - code {}", s.l2.size,
+                                                         d.l2_reserved, d.l2_code_reserved));
     out += budget_line("L3", b.l3,
                        fmt::format("= l3.size {} - reserved {}", s.l3.size, d.l3_reserved));
   } else {

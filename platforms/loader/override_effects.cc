@@ -45,21 +45,29 @@ Facts facts(const PlatformSpec& s) {
   return f;
 }
 
-// Deeploy's budgets are absolute numbers: an override of a memory size leaves an explicit one where
-// it was (only policy deeploy reads it, so this is a note of `describe`, not a loader warning).
+// Explicit budgets (Deeploy's, and DORY's when given) are absolute numbers: an override of a
+// memory size leaves one where it was (only that flow reads it, so this is a note of `describe`,
+// not a loader warning).
 std::vector<std::string> budget_notes(const PlatformSpec& prev, const PlatformSpec& cur) {
   std::vector<std::string> out;
-  if (!cur.budgets.deeploy.present) return out;
   const struct {
-    const char *budget, *size;
+    bool present;
+    const char *policy, *budget, *size;
     int64_t value, before, after;
-  } levels[] = {{"budgets.deeploy.l1", "l1.size", cur.budgets.deeploy.l1, prev.l1.size, cur.l1.size},
-                {"budgets.deeploy.l2", "l2.size", cur.budgets.deeploy.l2, prev.l2.size, cur.l2.size},
-                {"budgets.deeploy.l3", "l3.size", cur.budgets.deeploy.l3, prev.l3.size, cur.l3.size},
-                {"budgets.deeploy.wmem", "wmem.size", cur.budgets.deeploy.wmem, prev.wmem.size, cur.wmem.size}};
+  } levels[] = {
+      {cur.budgets.dory.present, "dory", "budgets.dory.l1", "l1.size", cur.budgets.dory.l1, prev.l1.size, cur.l1.size},
+      {cur.budgets.dory.present, "dory", "budgets.dory.l2", "l2.size", cur.budgets.dory.l2, prev.l2.size, cur.l2.size},
+      {cur.budgets.deeploy.present, "deeploy", "budgets.deeploy.l1", "l1.size", cur.budgets.deeploy.l1, prev.l1.size,
+       cur.l1.size},
+      {cur.budgets.deeploy.present, "deeploy", "budgets.deeploy.l2", "l2.size", cur.budgets.deeploy.l2, prev.l2.size,
+       cur.l2.size},
+      {cur.budgets.deeploy.present, "deeploy", "budgets.deeploy.l3", "l3.size", cur.budgets.deeploy.l3, prev.l3.size,
+       cur.l3.size},
+      {cur.budgets.deeploy.present, "deeploy", "budgets.deeploy.wmem", "wmem.size", cur.budgets.deeploy.wmem,
+       prev.wmem.size, cur.wmem.size}};
   for (const auto& l : levels)
-    if (l.before != l.after && l.value != kAutoBudget && l.value != 0)
-      out.push_back(fmt::format("policy deeploy keeps {} = {} B; write {}=auto to follow {}", l.budget, l.value,
+    if (l.present && l.before != l.after && l.value != kAutoBudget && l.value != 0)
+      out.push_back(fmt::format("policy {} keeps {} = {} B; write {}=auto to follow {}", l.policy, l.budget, l.value,
                                 l.budget, l.size));
   return out;
 }

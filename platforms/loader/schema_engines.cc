@@ -86,6 +86,9 @@ void add_engine_keys(std::vector<KeyDef>& k) {
 
 void add_budget_keys(std::vector<KeyDef>& k) {
   k.push_back(K_OPT(budgets.dory.n_cores, Int, "auto").follows("cluster.n_cores"));
+  // DORY's --l1_buffer_size / --l2_buffer_size as given (stacks excluded); auto: derived (budgets.h)
+  k.push_back(K_OPT(budgets.dory.l1, SizeOrAuto, "auto"));
+  k.push_back(K_OPT(budgets.dory.l2, SizeOrAuto, "auto"));
   k.push_back(K_OPT(budgets.dory.l1_reserved, Size, "0"));
   k.push_back(K_REQ(budgets.dory.l1_stack_core0, Size));
   k.push_back(K_REQ(budgets.dory.l1_stack_other, Size));

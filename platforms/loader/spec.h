@@ -233,10 +233,12 @@ struct CtrlSpec {
   int64_t harts = 0, cpi = 0, imem_size = 0, dmem_size = 0, n_instr = 0, freq_hz = 0;
 };
 
-// DORY deployment constants; usable budgets derive from the memory sizes (budgets.h).
+// DORY deployment constants; usable budgets derive from the memory sizes (budgets.h), or are
+// given directly as DORY's --l1_buffer_size / --l2_buffer_size (l1, l2; kAutoBudget = derived).
 struct DoryBudgetSpec {
   bool present = false;
   int64_t n_cores = 0;
+  int64_t l1 = kAutoBudget, l2 = kAutoBudget;
   int64_t l1_reserved = 0, l1_stack_core0 = 0, l1_stack_other = 0;
   int64_t l2_reserved = 0, l2_code_reserved = 0, l3_reserved = 0;
   int64_t db = 0;

@@ -108,17 +108,23 @@ class Checker {
     // budgets.dory.n_cores may exceed cluster.n_cores: it is the core count DORY generated the
     // code for (stacks, im2col), and that code runs unchanged with fewer NUM_CORES ([26]).
     const DoryBudgets b = dory_budgets(s_);
-    require(b.l1 > 0,
-            {"l1.size", "budgets.dory.l1_reserved", "budgets.dory.l1_stack_core0",
-             "budgets.dory.l1_stack_other", "budgets.dory.n_cores"},
-            fmt::format("usable DORY L1 budget is {} B (l1.size {} - l1_reserved {} - stack {} - "
-                        "{} x stack {}); it must be > 0",
-                        b.l1, s_.l1.size, d.l1_reserved, d.l1_stack_core0, d.n_cores - 1,
-                        d.l1_stack_other));
-    require(b.l2 > 0, {"l2.size", "budgets.dory.l2_code_reserved", "budgets.dory.l2_reserved"},
-            fmt::format("reserved L2 space (l2_reserved {} + l2_code_reserved {} B) is not "
-                        "smaller than l2.size ({} B)",
-                        d.l2_reserved, d.l2_code_reserved, s_.l2.size));
+    if (d.l1 == kAutoBudget)
+      require(b.l1 > 0,
+              {"l1.size", "budgets.dory.l1_reserved", "budgets.dory.l1_stack_core0",
+               "budgets.dory.l1_stack_other", "budgets.dory.n_cores"},
+              fmt::format("usable DORY L1 budget is {} B (l1.size {} - l1_reserved {} - stack {} - "
+                          "{} x stack {}); it must be > 0 (or give it: budgets.dory.l1)",
+                          b.l1, s_.l1.size, d.l1_reserved, d.l1_stack_core0, d.n_cores - 1,
+                          d.l1_stack_other));
+    else
+      given("budgets.dory.l1", d.l1, "l1.size", s_.l1.size, "budgets.dory.l1_reserved", d.l1_reserved);
+    if (d.l2 == kAutoBudget)
+      require(b.l2 > 0, {"l2.size", "budgets.dory.l2_code_reserved", "budgets.dory.l2_reserved"},
+              fmt::format("reserved L2 space (l2_reserved {} + l2_code_reserved {} B) is not "
+                          "smaller than l2.size ({} B)",
+                          d.l2_reserved, d.l2_code_reserved, s_.l2.size));
+    else
+      given("budgets.dory.l2", d.l2, "l2.size", s_.l2.size, "budgets.dory.l2_reserved", d.l2_reserved);
     require(b.l3 >= 0, {"l3.size", "budgets.dory.l3_reserved"},
             fmt::format("budgets.dory.l3_reserved ({} B) exceeds l3.size ({} B)", d.l3_reserved,
                         s_.l3.size));
@@ -144,6 +150,16 @@ class Checker {
   }
 
  private:
+  // An explicit DORY buffer size: positive and within its memory less the part DORY's descriptor
+  // leaves out (stacks and code are the application's: DORY does not check them either).
+  void given(const char* key, int64_t budget, const char* size_key, int64_t size, const char* reserved_key,
+             int64_t reserved) const {
+    require(budget > 0, {key}, fmt::format("{} must be greater than 0", key));
+    require(budget <= size - reserved, {key, size_key, reserved_key},
+            fmt::format("{} ({} B) exceeds {} ({} B) less {} ({} B); lower it or use auto", key, budget, size_key,
+                        size, reserved_key, reserved));
+  }
+
   void level(const char* key, int64_t budget, const char* size_key, int64_t size,
              bool positive) const {
     if (budget == kAutoBudget) {

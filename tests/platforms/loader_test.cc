@@ -173,6 +173,29 @@ TEST_CASE("set-overrides: l1.size moves the usable DORY L1 budget", "[platforms]
   CHECK(err.find("(from --set)") != std::string::npos);
 }
 
+TEST_CASE("budgets.dory.l1 / l2: DORY's buffer sizes given directly, checked against their memory", "[platforms]") {
+  const std::string gap8 = platform_file("gap8");
+  // As DORY's --l1_buffer_size / --l2_buffer_size: taken as given, stacks and code not subtracted.
+  const PlatformSpec s = load_platform(gap8, {"budgets.dory.l1=10000", "budgets.dory.l2=300000"});
+  CHECK(dory_budgets(s).l1 == 10000);
+  CHECK(dory_budgets(s).l2 == 300000);
+  CHECK(describe_platform(s).find("as given (budgets.dory.l1)") != std::string::npos);
+  // a memory size no longer moves a given budget; auto follows it again
+  CHECK(dory_budgets(load_platform(gap8, {"budgets.dory.l1=10000", "l1.size=128KiB"})).l1 == 10000);
+  CHECK(dory_budgets(load_platform(gap8, {"budgets.dory.l1=10000", "budgets.dory.l1=auto"})).l1 == 36700);
+  // a given L1 smaller than what the stacks would leave is fine (the tiler judges it per layer)
+  CHECK(dory_budgets(load_platform(gap8, {"l1.size=38836", "budgets.dory.l1=20000"})).l1 == 20000);
+  CHECK(edgesim::test::load_error(gap8, {"budgets.dory.l1=0"}).find("budgets.dory.l1 must be greater than 0") !=
+        std::string::npos);
+  // the L1 less what DORY's descriptor leaves out: 65536 - 1536 = 64000 B
+  CHECK(edgesim::test::load_error(gap8, {"budgets.dory.l1=64001"})
+            .find("budgets.dory.l1 (64001 B) exceeds l1.size (65536 B) less budgets.dory.l1_reserved (1536 B)") !=
+        std::string::npos);
+  CHECK(dory_budgets(load_platform(gap8, {"budgets.dory.l1=64000"})).l1 == 64000);
+  CHECK(edgesim::test::load_error(gap8, {"budgets.dory.l2=600000"}).find("budgets.dory.l2 (600000 B) exceeds") !=
+        std::string::npos);
+}
+
 TEST_CASE("resolution order: preset, then file, then --set", "[platforms]") {
   TempDir dir;
   dir.write("presets/base.yaml", std::string(edgesim::test::kMinimalPlatform) +

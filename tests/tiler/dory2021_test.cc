@@ -86,16 +86,21 @@ TEST_CASE("dory-2021: L3 tiling, hand-worked", "[tiler][dory2021]") {
   CHECK(t.reported_l1 == 2432);
 }
 
-TEST_CASE("dory-2021: L1 budget is 38000 B, not the stack-reduced size", "[tiler][dory2021]") {
-  // Pointwise 32 -> 64 at 16x16 needs 27648 B untiled: whole under dory-2021 on a 64 kB L1,
-  // tiled under dory when the stack-reduced budget is below that.
+TEST_CASE("dory-2021: the L1 budget is budgets.dory.l1 as given (DORY's --l1_buffer_size), stacks not subtracted",
+          "[tiler][dory2021]") {
+  // Pointwise 32 -> 64 at 16x16 needs 27648 B untiled: whole with a given 38,000 B buffer on a
+  // 64 kB L1, tiled when the budget is derived from a smaller L1 less the stacks.
   const LayerGeom g = conv_geom(32, 64, 16, 16, 1, 1, 0, false);
   PlatformSpec s = dory_spec(64000, 1000000, 1);
   s.budgets.dory.l1_stack_core0 = 3500;
   s.budgets.dory.l1_stack_other = 3400;
+  s.budgets.dory.l1 = 38000;
   CHECK(tile_one("dory-2021", g, s).l1.whole);
+  CHECK(tile_one("dory", g, s).l1.whole);   // the same key is DORY's budget under `dory` too
+  s.budgets.dory.l1 = kAutoBudget;
   s.l1.size = 40000;   // dory budget 40000 − 27300 = 12700 B
   CHECK_FALSE(tile_one("dory", g, s).l1.whole);
+  CHECK_FALSE(tile_one("dory-2021", g, s).l1.whole);
 }
 
 // DORY's generated MobileNetV1-128 for PULP-open (docs/sources.md [26], network.c): L2 380,000 B,
@@ -107,7 +112,7 @@ TEST_CASE("dory-2021: L1 budget is 38000 B, not the stack-reduced size", "[tiler
 TEST_CASE("dory-2021: MobileNetV1-128 on pulp_open L3-tiles the layers DORY's generated code does",
           "[tiler][dory2021]") {
   const Graph g = import_onnx(std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx");
-  const PlatformSpec spec = load_platform(source_dir() + "/platforms/pulp_open.yaml");
+  const PlatformSpec spec = load_platform(source_dir() + "/platforms/pulp_open.yaml", {"budgets.dory.l1=38000"});
   const std::vector<LayerTiling> t = tile_graph(g, spec, "dory-2021");
   REQUIRE(t.size() == 29);
   std::vector<int> l3;

@@ -100,6 +100,13 @@ TEST_CASE("tiler: MobileNetV1-128 on gap8/dory is not deployable at 10000 B of L
   const PlatformSpec big = load_platform(gap8(), {"l1.size=66836"});
   REQUIRE(dory_budgets(big).l1 == 38000);
   CHECK(tile_graph(g, big, "dory").size() == 29);
+  // The same budgets given directly, as DORY's --l1_buffer_size: the same tiler error, the same tiles.
+  CHECK_THROWS_WITH(tile_graph(g, load_platform(gap8(), {"budgets.dory.l1=10000"}), "dory"),
+                    Catch::Contains("layer 26 'L26_pw'") && Catch::Contains("needs at least 18481 B"));
+  const std::vector<LayerTiling> given = tile_graph(g, load_platform(gap8(), {"budgets.dory.l1=38000"}), "dory");
+  const std::vector<LayerTiling> derived = tile_graph(g, big, "dory");
+  REQUIRE(given.size() == derived.size());
+  for (size_t i = 0; i < given.size(); ++i) CHECK(given[i].l1.l1_bytes == derived[i].l1.l1_bytes);
 }
 
 TEST_CASE("tiler: every policy tiles MobileNetV1-128 on gap9 and siracusa", "[tiler][mobilenet][heavy]") {
