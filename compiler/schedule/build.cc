@@ -1,13 +1,13 @@
 // build_schedule(): one step per graph node, in graph order. Layer nodes with a LayerTiling
 // become tiled steps (build_layer.cc), everything else one whole-tensor Compute in L2
 // (build_whole.cc). Then every level is allocated with the first-fit planner and checked
-// against its capacity: L1 against the tiling policy's usable budget (dory: budgets.dory,
-// dory-2021: its fixed 38,000 B, deeploy: budgets.deeploy; l1.size on platforms without
+// against its capacity: L1 against the tiling policy's usable budget (dory and dory-2021:
+// budgets.dory, deeploy: budgets.deeploy; l1.size on platforms without
 // budgets, e.g. BARVINN), L2 / L3 / WMEM against the level size. When constants resident in L2
 // for the whole run overflow L2 and the platform has an L3, the schedule is rebuilt with every
 // constant homed in L3 and staged per step (DORY's network loop, build_loop.cc: blocking reads
 // before each layer, or the paper-era prefetch of the next layer's weights). Buffering "auto"
-// takes budgets.dory.db (2 when absent).
+// takes the tiling policy's buffering: budgets.dory.db (2 when absent), dory-2021 always 2.
 #include <algorithm>
 #include <stdexcept>
 
@@ -22,12 +22,22 @@ namespace edgesim {
 
 namespace {
 
+// The buffering a tiling policy sizes its tiles for (dory and deeploy: auto_buffering; dory-2021:
+// double, as DORY's 2021 templates generate on every target); auto_buffering for tilings made by
+// hand under a name no policy has.
+int policy_buffering(const PlatformSpec& spec, const std::string& policy) {
+  const std::vector<std::string> known = policy_names();
+  if (std::find(known.begin(), known.end(), policy) == known.end()) return auto_buffering(spec);
+  return policy_budgets(spec, policy).db >= 2 ? 2 : 1;
+}
+
 // 1 single, 2 double, 0 per layer (each tiled step as its LayerTiling's l1.db).
 int parse_buffering(const std::string& b, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings) {
   if (b == "single") return 1;
   if (b == "double") return 2;
   if (b == "per-layer") return 0;
   if (b == "auto" && !tilings.empty() && tilings.front().policy.rfind("tuned", 0) == 0) return 0;
+  if (b == "auto" && !tilings.empty()) return policy_buffering(spec, tilings.front().policy);
   if (b == "auto") return auto_buffering(spec);
   throw std::invalid_argument("schedule: unknown buffering '" + b + "' (known: auto, single, double, per-layer)");
 }

@@ -133,7 +133,8 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
       const int64_t l1 = policy_budgets(spec, t.policy, buffering).l1;
       TilingContext tight = ctx;
       const bool own = t.policy == "dory" || t.policy == "dory-2021" || t.policy == "deeploy";
-      const int db = buffering == 1 || buffering == 2 ? buffering : auto_buffering(spec);   // as the builder runs it
+      // as the builder runs it (build.cc parse_buffering: auto = the policy's buffering)
+      const int db = buffering == 1 || buffering == 2 ? buffering : policy_budgets(spec, t.policy).db >= 2 ? 2 : 1;
       for (int k = 0; k < 16 && !accel && own; ++k) {
         const int64_t fp = l1_footprint(slab_geom(geom, t.l3), t.l1, db);
         if (fp <= l1) break;

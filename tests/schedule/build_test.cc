@@ -408,7 +408,7 @@ TEST_CASE("schedule: L3-sliced layers whose slabs are single L1 tiles are not do
   const std::string path = std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx";
   REQUIRE_DATA(path);
   const Graph g = import_onnx(path);
-  const PlatformSpec gap9 = platform("gap9");
+  const PlatformSpec gap9 = platform("gap9", {"budgets.dory.l1=38000"});
   // dory-2021 streams the weights of the last pointwise layers from L3 in Cout slabs that are
   // each one L1 tile sized without the double-buffer factor (38,000 B budget).
   const Schedule s = build_schedule(g, gap9, tile_graph(g, gap9, "dory-2021"));
@@ -428,7 +428,7 @@ TEST_CASE("schedule: dory-2021 depthwise layers run as one chain, with the doubl
   const std::string path = std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128/model.onnx";
   REQUIRE_DATA(path);
   const Graph g = import_onnx(path);
-  const PlatformSpec po = platform("pulp_open");
+  const PlatformSpec po = platform("pulp_open", {"budgets.dory.l1=38000"});
   // DORY's 2021 template waits for every transfer of a depthwise layer (Budgets::dw_blocking):
   // each command of the step depends on the one before it; pointwise layers still overlap.
   const Schedule s = build_schedule(g, po, tile_graph(g, po, "dory-2021"));
