@@ -2,6 +2,7 @@
 // timing-only, prints published vs edgesim with the signed error and the tolerance per case, and
 // writes --json / --report. Exit status: 0 every case within its tolerance, 1 a case outside it,
 // 2 an error (bad case file, missing network or platform, a flow error).
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -53,13 +54,21 @@ int run_validate(const ValidateArgs& a) {
   } catch (const ValidationError& e) {
     throw CliError(e.what());
   }
-  std::vector<const Case*> chosen;
+  // --case NAME: that case, or every case whose name starts with NAME.
   std::set<std::string> wanted(a.cases.begin(), a.cases.end());
+  auto picks = [&](const Case& c, const std::string& w) {
+    if (c.name == w) return true;
+    for (const Case& o : all)
+      if (o.name == w) return false;   // an exact name picks that case alone
+    return c.name.rfind(w, 0) == 0;
+  };
+  std::vector<const Case*> chosen;
   for (const Case& c : all)
-    if (wanted.empty() || wanted.count(c.name)) chosen.push_back(&c);
+    if (wanted.empty() || std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) { return picks(c, w); }))
+      chosen.push_back(&c);
   for (const std::string& w : wanted) {
     bool known = false;
-    for (const Case& c : all) known = known || c.name == w;
+    for (const Case& c : all) known = known || picks(c, w);
     if (!known) {
       std::string names;
       for (const Case& c : all) names += (names.empty() ? "" : ", ") + c.name;
@@ -96,7 +105,7 @@ int run_validate(const ValidateArgs& a) {
 void register_validate(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("validate", "Compare edgesim's cycles with published measurements (docs/validation.md)");
   auto args = std::make_shared<ValidateArgs>();
-  sub->add_option("--case", args->cases, "run only these cases (repeatable or comma-separated)")
+  sub->add_option("--case", args->cases, "run only these cases, or the cases whose names start with it (repeatable or comma-separated)")
       ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--cases", args->dir, "folder of case files (default: configs/validation)");

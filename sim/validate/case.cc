@@ -83,6 +83,7 @@ Case read_case(const std::string& path) {
     else if (key == "buffering") c.buffering = one();
     else if (key == "network_loop") c.network_loop = one();
     else if (key == "io_layout") c.io_layout = one();
+    else if (key == "inputs") c.inputs = one();
     else if (key == "measured_on") c.measured_on = one();
     else if (key == "metric") c.metric = one();
     else if (key == "source") c.source = one_line();
@@ -96,7 +97,7 @@ Case read_case(const std::string& path) {
       fail(path, line, key + " must be a mapping (published: {total: N, layers: {LAYER: N, ...}})");
     else
       fail(path, line, fmt::format("unknown key '{}' (known: name, what, network, platform, set, baseline_set, policy, engines, "
-                                   "buffering, network_loop, io_layout, measured_on, metric, published.total, "
+                                   "buffering, network_loop, io_layout, inputs, measured_on, metric, published.total, "
                                    "published.layers, tolerance, layer_tolerance, source, notes)", key));
   }
   for (const char* k : {"name", "what", "network", "platform", "measured_on", "metric", "published.total", "tolerance",
@@ -114,6 +115,8 @@ Case read_case(const std::string& path) {
     bad("metric", "energy_ratio compares the run with a baseline: it needs baseline_set, and baseline_set needs it");
   if (c.network.rfind("model:", 0) != 0 && c.network.rfind("shared:", 0) != 0)
     bad("network", "'" + c.network + "' must be model:<name> or shared:<path>");
+  if (line_of.count("inputs") && c.inputs.rfind("shared:", 0) != 0)
+    bad("inputs", "'" + c.inputs + "' must be shared:<path>");
   if (line_of.count("policy")) {
     try {
       make_policy(c.policy);
@@ -152,6 +155,15 @@ std::string network_path(const Case& c, const Paths& p) {
   for (const fs::path& t : tries)
     if (fs::is_regular_file(t, ec)) return t.string();
   throw ValidationError(fmt::format("{}: network {} not found (looked at {})", c.file, c.network, tries.front().string()));
+}
+
+std::string inputs_path(const Case& c, const Paths& p) {
+  if (c.inputs.empty()) return "";
+  const fs::path t = fs::path(p.shared_dir) / c.inputs.substr(7);
+  std::error_code ec;
+  if (!fs::is_regular_file(t, ec))
+    throw ValidationError(fmt::format("{}: inputs {} not found (looked at {})", c.file, c.inputs, t.string()));
+  return t.string();
 }
 
 std::string platform_path(const Case& c, const Paths& p) {

@@ -28,40 +28,76 @@ int count_pass(const std::vector<Outcome>& r) {
   return static_cast<int>(std::count_if(r.begin(), r.end(), [](const Outcome& o) { return o.pass; }));
 }
 
+std::string metric_label(const std::string& metric) {
+  return metric == "accounted_cycles" ? "accounted"
+         : metric == "cycles"         ? "wall"
+         : metric == "pj_per_mac"     ? "pJ/MAC"
+         : metric == "top_per_joule"  ? "TOp/J"
+         : metric == "energy_ratio"   ? "E ratio"
+                                      : "MAC/cyc";
+}
+
+// "per layer: 3/4 within 10 %, median |error| 4.4 %, worst 8.6 % (CASE LAYER)", or "" without layers.
+std::string layer_summary_line(const LayerSummary& s) {
+  if (s.count == 0) return "";
+  return fmt::format("per layer: {}/{} within 10 %, median |error| {:.1f} %, worst {:.1f} % ({} {})", s.within_10pct,
+                     s.count, 100.0 * s.median_abs_error, 100.0 * s.worst_abs_error, s.worst_case, s.worst_layer);
+}
+
 }  // namespace
 
+LayerSummary layer_summary(const std::vector<Outcome>& r) {
+  LayerSummary s;
+  std::vector<double> abs;
+  for (const Outcome& o : r)
+    for (const LayerOutcome& l : o.layers) {
+      const double e = std::fabs(l.error);
+      abs.push_back(e);
+      s.within_10pct += within(l.error, 0.10);
+      if (s.worst_case.empty() || e > s.worst_abs_error) {
+        s.worst_abs_error = e;
+        s.worst_case = o.c->name;
+        s.worst_layer = l.name;
+      }
+    }
+  s.count = abs.size();
+  if (abs.empty()) return s;
+  std::sort(abs.begin(), abs.end());
+  const size_t n = abs.size();
+  s.median_abs_error = n % 2 ? abs[n / 2] : (abs[n / 2 - 1] + abs[n / 2]) / 2.0;
+  return s;
+}
+
 std::string outcomes_table(const std::vector<Outcome>& r, size_t width) {
-  report::TextTable t({{"case", true, 16},
-                       {"what", true, 12, 2},
-                       {"on", true, 0, 1},
-                       {"metric", true},
+  // Names are never cut: to fit, the description goes first, then where and how it was measured.
+  report::TextTable t({{"case", true},
+                       {"what", true, 12, 1},
+                       {"on", true, 0, 2},
+                       {"metric", true, 0, 4},
                        {"published"},
                        {"edgesim"},
                        {"error"},
-                       {"tol"},
+                       {"tol", false, 0, 3},
                        {"pass", true}});
   for (const Outcome& o : r) {
     const Case& c = *o.c;
-    const std::string metric = c.metric == "accounted_cycles" ? "accounted"
-                               : c.metric == "cycles"         ? "wall"
-                               : c.metric == "pj_per_mac"     ? "pJ/MAC"
-                               : c.metric == "top_per_joule"  ? "TOp/J"
-                               : c.metric == "energy_ratio"   ? "E ratio"
-                                                              : "MAC/cyc";
-    t.add_row({c.name, c.what, c.measured_on, metric, figure(c.published, c.metric), figure(o.predicted, c.metric),
-               pct(o.error), fmt::format("{:.0f}%", 100.0 * c.tolerance), o.pass ? "yes" : "NO"});
+    t.add_row({c.name, c.what, c.measured_on, metric_label(c.metric), figure(c.published, c.metric),
+               figure(o.predicted, c.metric), pct(o.error), fmt::format("{:.0f}%", 100.0 * c.tolerance),
+               o.pass ? "yes" : "NO"});
   }
   std::string s = t.render(width);
   for (const Outcome& o : r) {
     if (o.layers.empty()) continue;
-    s += fmt::format("\n{} per layer ({}{}):\n", o.c->name, o.c->metric,
-                     o.c->layer_tolerance > 0 ? fmt::format(", tolerance {:.0f}%", 100.0 * o.c->layer_tolerance) : "");
-    report::TextTable lt({{"layer", true, 16}, {"published"}, {"edgesim"}, {"error"}});
+    s += fmt::format("\n{} per layer ({}, tolerance {:.0f}%):\n", o.c->name, metric_label(o.c->metric),
+                     100.0 * o.c->layer_limit());
+    report::TextTable lt({{"layer", true}, {"published"}, {"edgesim"}, {"error"}, {"pass", true}});
     for (const LayerOutcome& l : o.layers)
-      lt.add_row({l.name, figure(l.published, o.c->metric), figure(l.predicted, o.c->metric), pct(l.error)});
+      lt.add_row({l.name, figure(l.published, o.c->metric), figure(l.predicted, o.c->metric), pct(l.error),
+                  within(l.error, o.c->layer_limit()) ? "yes" : "NO"});
     s += lt.render(width);
   }
   s += fmt::format("\n{}/{} cases within tolerance\n", count_pass(r), r.size());
+  if (const std::string l = layer_summary_line(layer_summary(r)); !l.empty()) s += l + "\n";
   return s;
 }
 
@@ -78,9 +114,15 @@ std::string outcomes_json(const std::vector<Outcome>& r) {
                      {"tolerance", c.tolerance}, {"pass", o.pass}, {"source", c.source}, {"network", c.network},
                      {"platform", c.platform}, {"policy", c.policy}, {"overrides", c.overrides},
                      {"wall_cycles", o.wall_cycles}, {"accounted_cycles", o.accounted_cycles},
-                     {"total_macs", o.total_macs}, {"layers", layers}});
+                     {"total_macs", o.total_macs}, {"layer_tolerance", c.layer_limit()}, {"layers", layers}});
   }
-  const json doc = {{"cases", cases}, {"passed", count_pass(r)}, {"total", r.size()}};
+  const LayerSummary ls = layer_summary(r);
+  const json layer_doc = {{"count", ls.count},
+                          {"within_10pct", ls.within_10pct},
+                          {"median_abs_error", ls.median_abs_error},
+                          {"worst_abs_error", ls.worst_abs_error},
+                          {"worst", {{"case", ls.worst_case}, {"layer", ls.worst_layer}}}};
+  const json doc = {{"cases", cases}, {"passed", count_pass(r)}, {"total", r.size()}, {"layers", layer_doc}};
   return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -123,14 +165,29 @@ std::string outcomes_html(const std::vector<Outcome>& r) {
                         figure(o.predicted, c.metric), pct(o.error), 100 * c.tolerance, o.pass ? "yes" : "<b>no</b>",
                         escape(c.source));
   }
+  std::string layer_rows;
+  for (const Outcome& o : r)
+    for (const LayerOutcome& l : o.layers) {
+      const bool ok = within(l.error, o.c->layer_limit());
+      layer_rows += fmt::format("<tr><td>{}</td><td>{}</td><td class='n'>{}</td><td class='n'>{}</td><td class='n'>{}</td>"
+                                "<td class='n'>{:.0f} %</td><td>{}</td></tr>\n",
+                                escape(o.c->name), escape(l.name), figure(l.published, o.c->metric),
+                                figure(l.predicted, o.c->metric), pct(l.error), 100 * o.c->layer_limit(),
+                                ok ? "yes" : "<b>no</b>");
+    }
+  std::string layers;
+  if (!layer_rows.empty())
+    layers = fmt::format("<h2>Per layer</h2><p>{}.</p><table><tr><th>case</th><th>layer</th><th>published</th>"
+                         "<th>edgesim</th><th>error</th><th>tolerance</th><th>pass</th></tr>\n{}</table>",
+                         escape(layer_summary_line(layer_summary(r))), layer_rows);
   return fmt::format(
       "<!DOCTYPE html><html><head><meta charset='utf-8'><title>edgesim validation</title><style>body{{font-family:"
       "sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 6px;"
       "font-size:13px}}td.n{{text-align:right}}</style></head><body><h1>edgesim against published measurements</h1>"
       "<p>{}/{} cases within tolerance. error = edgesim / published &minus; 1; the shaded band is each case's "
       "tolerance.</p>{}<table><tr><th>case</th><th>what</th><th>on</th><th>metric</th><th>published</th><th>edgesim"
-      "</th><th>error</th><th>tolerance</th><th>pass</th><th>source</th></tr>\n{}</table></body></html>\n",
-      count_pass(r), r.size(), svg, rows);
+      "</th><th>error</th><th>tolerance</th><th>pass</th><th>source</th></tr>\n{}</table>{}</body></html>\n",
+      count_pass(r), r.size(), svg, rows, layers);
 }
 
 }  // namespace edgesim::validate

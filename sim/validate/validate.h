@@ -10,8 +10,8 @@
 // published figure(s), the tolerance and the exact source. Case files are strict: an unknown,
 // duplicate or missing key, a bad value or a name that differs from the file stem is one error
 // naming the file (and line).
-// error = predicted / published - 1 (signed); a case passes when |error| <= tolerance and, with
-// layer_tolerance, every published layer figure too.
+// error = predicted / published - 1 (signed); a case passes when |error| <= tolerance and every
+// published layer figure is within layer_tolerance (default: the case's tolerance).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -30,12 +30,14 @@ struct Case {
   std::string file;
   std::string name, what, network, platform, policy = "dory", buffering = "auto", network_loop = "auto";
   std::string io_layout = "hwc";   // graph I/O layout (compiler/passes/io_layout.h)
+  std::string inputs;              // shared:<path> input data that types the graph's inputs (Deeploy), or ""
   std::vector<std::string> overrides, engines;
   std::vector<std::string> baseline_overrides;   // energy_ratio: the baseline run's overrides (instead of `set`)
   std::string measured_on, metric, source, notes;
   double published = 0;
   std::map<std::string, double> published_layers;   // edgesim layer name -> figure (same metric)
-  double tolerance = 0, layer_tolerance = -1;        // -1: layers are reported, not judged
+  double tolerance = 0, layer_tolerance = -1;        // -1: the case's tolerance
+  double layer_limit() const { return layer_tolerance > 0 ? layer_tolerance : tolerance; }
 };
 
 Case read_case(const std::string& path);
@@ -47,6 +49,8 @@ struct Paths {
 };
 // The ONNX file and platform file a case runs (throws ValidationError when one is missing).
 std::string network_path(const Case& c, const Paths& p);
+// The input data file of `inputs:` (empty when the case has none; throws when it is missing).
+std::string inputs_path(const Case& c, const Paths& p);
 std::string platform_path(const Case& c, const Paths& p);
 
 struct LayerOutcome {
@@ -63,6 +67,15 @@ struct Outcome {
   std::vector<LayerOutcome> layers;
 };
 
+// Every published layer of a validation run at once: how many, how many within 10 %, the median
+// and the worst |error| (and whose). All zero without published layers.
+struct LayerSummary {
+  size_t count = 0, within_10pct = 0;
+  double median_abs_error = 0, worst_abs_error = 0;
+  std::string worst_case, worst_layer;
+};
+LayerSummary layer_summary(const std::vector<Outcome>& r);
+
 double signed_error(double predicted, double published);
 bool within(double error, double tolerance);
 // Runs the case timing-only through run_flow (sim/flow: import, engines, tiling, schedule,
@@ -70,8 +83,9 @@ bool within(double error, double tolerance);
 // a published layer name the network lacks, or any error of the flow.
 Outcome run_case(const Case& c, const Paths& p);
 
-// Reports: a terminal table (fitting `width` columns, 0 = all columns: sim/report/text_table.h),
-// a JSON document {"cases": [...]} and a self-contained HTML page.
+// Reports: a terminal table (fitting `width` columns, 0 = all columns: sim/report/text_table.h;
+// case and layer names are never cut: columns are hidden instead), a JSON document
+// {"cases": [{..., "layers": [...]}], "layers": {summary}} and a self-contained HTML page.
 std::string outcomes_table(const std::vector<Outcome>& r, size_t width = 100);
 std::string outcomes_json(const std::vector<Outcome>& r);
 std::string outcomes_html(const std::vector<Outcome>& r);

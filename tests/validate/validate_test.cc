@@ -145,10 +145,16 @@ TEST_CASE("edgesim validate: pass, fail and a malformed case", "[validate][cli]"
                                      d.file("all.html") + "'");
   INFO(bad.output);
   CHECK(bad.status == 1);
-  CHECK_THAT(bad.output, Catch::Contains("acc per layer (accounted_cycles, tolerance 20%)") &&
+  CHECK_THAT(bad.output, Catch::Contains("acc per layer (accounted, tolerance 20%)") &&
                              Catch::Contains("1/3 cases within tolerance"));
+  CHECK_THAT(bad.output, Catch::Contains("per layer: 0/1 within 10 %, median |error| 50.0 %, worst 50.0 % (acc " +
+                                         run.layers[0].name + ")"));
   const nlohmann::json j = nlohmann::json::parse(slurp(d.file("all.json")));
   REQUIRE(j["cases"].size() == 3);
+  CHECK(j["layers"]["count"] == 1);
+  CHECK(j["layers"]["within_10pct"] == 0);
+  CHECK(j["layers"]["median_abs_error"].get<double>() == Approx(0.5).margin(0.001));
+  CHECK(j["layers"]["worst"]["case"] == "acc");
   const nlohmann::json& a = j["cases"][0];
   CHECK(a["name"] == "acc");
   CHECK(a["pass"] == false);
@@ -172,6 +178,10 @@ TEST_CASE("edgesim validate: pass, fail and a malformed case", "[validate][cli]"
   CHECK_THAT(html, Catch::Contains("<svg") && Catch::Contains("far"));
   CHECK_THAT(html, !Catch::Contains("<script") && !Catch::Contains("https:"));
 
+  const auto prefix = test::run_edgesim("validate " + cases + " --case ne");   // a prefix picks every case it starts
+  CHECK(prefix.status == 0);
+  CHECK_THAT(prefix.output, Catch::Contains("[1/1] near ... ") && Catch::Contains("1/1 cases within tolerance"));
+
   const auto unknown = test::run_edgesim("validate " + cases + " --case nope");
   CHECK(unknown.status == 2);
   CHECK_THAT(unknown.output, Catch::Contains("--case nope: no such case (known: acc, far, near)"));
@@ -187,4 +197,61 @@ TEST_CASE("edgesim validate: pass, fail and a malformed case", "[validate][cli]"
   CHECK(broken.output.rfind("edgesim: error: ", 0) == 0);
   CHECK(std::count(broken.output.begin(), broken.output.end(), '\n') == 1);   // one line
   CHECK_THAT(broken.output, Catch::Contains("broken.yaml: missing key 'network'"));
+}
+
+namespace {
+
+Outcome fake_outcome(const Case& c, std::vector<double> layer_errors) {
+  Outcome o;
+  o.c = &c;
+  o.error = 0.01;
+  o.pass = true;
+  for (size_t i = 0; i < layer_errors.size(); ++i)
+    o.layers.push_back({"layer_" + std::to_string(i), 1000, 1000 * (1 + layer_errors[i]), layer_errors[i]});
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("validation: the per-layer summary (count, within 10 %, median and worst |error|)", "[validate]") {
+  Case a, b;
+  a.name = "a";
+  b.name = "b";
+  a.metric = b.metric = "cycles";
+  a.tolerance = b.tolerance = 0.1;
+  CHECK(layer_summary({}).count == 0);
+  // |errors| 0.02, 0.04, 0.12 (a) and 0.10, 0.30 (b): median 0.10, worst 0.30 (b layer_1), 3 within 10 %.
+  const std::vector<Outcome> r = {fake_outcome(a, {0.02, -0.04, 0.12}), fake_outcome(b, {-0.10, 0.30})};
+  const LayerSummary s = layer_summary(r);
+  CHECK(s.count == 5);
+  CHECK(s.within_10pct == 3);
+  CHECK(s.median_abs_error == Approx(0.10));
+  CHECK(s.worst_abs_error == Approx(0.30));
+  CHECK(s.worst_case == "b");
+  CHECK(s.worst_layer == "layer_1");
+  // An even count: the mean of the two middle values.
+  const LayerSummary e = layer_summary({fake_outcome(a, {0.02, -0.04, 0.12, 0.2})});
+  CHECK(e.median_abs_error == Approx(0.08));
+}
+
+TEST_CASE("validation table: case and layer names are never cut, every line fits 100 columns", "[validate]") {
+  Case c;
+  c.name = "mobilenetv1_128-siracusa-atmram-energy-with-a-long-suffix";   // 56 characters
+  c.what = "a long description of what the published figure measured, on which platform and how";
+  c.measured_on = "silicon";
+  c.metric = "accounted_cycles";
+  c.published = 125672299;
+  c.tolerance = 0.15;
+  Outcome o = fake_outcome(c, {0.05});
+  o.layers[0].name = "__QL_REPLACED__a_rather_long_node_name_of_a_transformer_MatMul";
+  o.predicted = 126203843;
+  const std::string t = outcomes_table({o}, 100);
+  INFO(t);
+  CHECK_THAT(t, Catch::Contains(c.name) && Catch::Contains(o.layers[0].name));
+  CHECK_THAT(t, !Catch::Contains("..."));
+  // Every line fits but the summary's worst-layer line, which names its case and layer whole.
+  std::istringstream in(t);
+  for (std::string line; std::getline(in, line);)
+    if (line.find("worst") == std::string::npos) CHECK(line.size() <= 100);
+  CHECK_THAT(outcomes_table({o}, 0), Catch::Contains(c.what));   // --wide: every column
 }
