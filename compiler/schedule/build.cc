@@ -128,6 +128,7 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   const Budgets bud = policy_budgets(spec, known ? s.policy : "dory");
   const std::string l1_what = (known ? s.policy : std::string("dory")) + " L1 budget";
   ctx.l1_budget = bud.l1;
+  ctx.layout_ops_in_l1 = bud.layout_ops_in_l1;
   ctx.l2_budget = bud.l2;
   ctx.last_step = std::max<int>(0, static_cast<int>(g.nodes.size()) - 1);
   ctx.domains = layout_domains(g);

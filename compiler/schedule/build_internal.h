@@ -64,6 +64,7 @@ struct BuildContext {
   LayoutDomains domains;                          // layout_domains(g): HWC / sequence tensors
   int64_t l2_budget = 0;                          // tensors larger than this live in L3
   int64_t l1_budget = 0;
+  bool layout_ops_in_l1 = false;                  // Budgets::layout_ops_in_l1 (build_whole.cc)
   int buffering = 2;              // 1 single, 2 double, 0 per layer (LayerTiling::l1.db)
   bool consts_in_l3 = false;                      // every constant homed in L3 (DORY §8.5)
   int next_cmd = 0;

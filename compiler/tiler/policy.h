@@ -53,6 +53,11 @@ struct Budgets {
   // next tile's input channel by channel with a wait after each command, copies the weights and
   // stores the output with blocking copies (dory-2021: DORY c7cca89 layer_template.c, flag_DW).
   bool dw_blocking = false;
+  // The flow runs its layout ops (Concat, Transpose) through L1 as it runs every other op: inputs
+  // copied L2 -> L1, the kernel on L1, the output copied back (deeploy: [60]
+  // Targets/PULPOpen/Tiler.py binds them with TilingReadyNodeBindings); otherwise they run once
+  // over their L2 homes.
+  bool layout_ops_in_l1 = false;
   // dory-2021, a layer whose input comes from L3 (the previous layer wrote its output there): the
   // L2 left for its input slabs (db_x included) — what remains of the buffer after the previous
   // layer's reservation, input and weights — and for its output slabs + weights + κ/λ

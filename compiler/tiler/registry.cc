@@ -76,7 +76,11 @@ std::unique_ptr<TilingPolicy> make_policy(const std::string& name) {
 Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy) {
   if (policy == "dory") return dory_policy_budgets(spec);
   if (policy == "dory-2021") return dory2021_policy_budgets(spec, nullptr, -1);
-  if (policy == "deeploy" || policy == "untiled") return deeploy_policy_budgets(spec);
+  if (policy == "deeploy" || policy == "untiled") {
+    Budgets b = deeploy_policy_budgets(spec);
+    b.layout_ops_in_l1 = policy == "deeploy";   // the untiled runner keeps every op in L2
+    return b;
+  }
   if (policy.rfind("tuned", 0) == 0) {   // "tuned" and the tuned layers' "tuned-deeploy"
     // tuned may pick either flow's tile: the larger of the two budgets per level, DORY's loop.
     Budgets b = dory_policy_budgets(spec);
