@@ -87,11 +87,13 @@ void clear_coroutine_stacks() {
 }
 
 #ifdef EDGESIM_ASAN
-LeakCheckPause::LeakCheckPause() { __lsan_disable(); }
-LeakCheckPause::~LeakCheckPause() { __lsan_enable(); }
+void leak_check_disable() { __lsan_disable(); }
+void leak_check_enable() { __lsan_enable(); }
 #else
-LeakCheckPause::LeakCheckPause() = default;
-LeakCheckPause::~LeakCheckPause() = default;
+void leak_check_disable() {}
+void leak_check_enable() {}
 #endif
+LeakCheckPause::LeakCheckPause() { leak_check_disable(); }
+LeakCheckPause::~LeakCheckPause() { leak_check_enable(); }
 
 }  // namespace edgesim

@@ -27,9 +27,13 @@ void restore_asan_stack_bounds();
 void clear_stale_stack_poison();
 void clear_coroutine_stacks();
 
-// LeakSanitizer ignores what is allocated while an object of this type lives in this thread:
-// around MPI_Init and MPI_Finalize, where Open MPI allocates what it keeps until the process ends
-// (in components it unloads before the leak check, so no suppression could name them).
+// LeakSanitizer ignores what this thread allocates between leak_check_disable() and
+// leak_check_enable(), and while an object of LeakCheckPause lives: around MPI_Init and
+// MPI_Finalize, where Open MPI allocates what it keeps until the process ends (in components it
+// unloads before the leak check, so no suppression could name them). No-ops without ASan.
+void leak_check_disable();
+void leak_check_enable();
+
 class LeakCheckPause {
  public:
   LeakCheckPause();

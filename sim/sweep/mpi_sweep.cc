@@ -1,24 +1,16 @@
-// Boost.MPI implementation of the sweep's MPI backend (mpi_sweep.h).
+// Loading the MPI plugin (mpi_sweep.h, mpi_backend.h).
 #include "sim/sweep/mpi_sweep.h"
 
-#include <cstdlib>
-#include <string>
+#include <dlfcn.h>
 
-#include <boost/mpi/communicator.hpp>
-#include <boost/mpi/environment.hpp>
-#include <boost/serialization/string.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 
 #include "sim/core/sanitizer_hooks.h"
+#include "sim/sweep/mpi_backend.h"
 
 namespace edgesim::sweep {
-
-namespace {
-
-constexpr int kRequest = 1;   // worker -> rank 0: "" or "<index>\t<message>"
-constexpr int kWork = 2;      // rank 0 -> worker: point index (long)
-constexpr int kStop = 3;      // rank 0 -> worker: no more points
-
-}  // namespace
 
 bool launched_under_mpi() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
@@ -26,75 +18,51 @@ bool launched_under_mpi() {
   return false;
 }
 
-// MPI_Init and MPI_Finalize: what Open MPI allocates there it keeps to the end of the process
-// (not a leak of edgesim's; ignored in a sanitized build, sim/core/sanitizer_hooks.h).
-struct MpiEnvironment {
-  MpiEnvironment() {
-    LeakCheckPause pause;
-    env = std::make_unique<boost::mpi::environment>(boost::mpi::threading::single, false);
+std::vector<std::string> mpi_plugin_paths() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {"libedgesim_mpi.so"};
+  const fs::path dir = exe.parent_path();
+  return {(dir / "libedgesim_mpi.so").string(), (dir.parent_path() / "lib" / "edgesim" / "libedgesim_mpi.so").string()};
+}
+
+MpiSweep::MpiSweep() {
+  std::string tried, why;
+  for (const std::string& p : mpi_plugin_paths()) {
+    handle_ = ::dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle_) break;
+    tried += (tried.empty() ? "" : ", ") + p;
+    if (const char* e = ::dlerror()) why = e;
   }
-  ~MpiEnvironment() {
-    LeakCheckPause pause;
-    env.reset();
+  if (!handle_)
+    throw std::runtime_error("MPI support not found: cannot load the plugin libedgesim_mpi.so (tried " + tried +
+                             (why.empty() ? "" : "; " + why) + ")");
+  using Create = MpiBackend* (*)(const MpiHooks*);
+  const auto create = reinterpret_cast<Create>(::dlsym(handle_, "edgesim_mpi_backend_create"));
+  if (!create) {
+    ::dlclose(handle_);
+    throw std::runtime_error("MPI support: libedgesim_mpi.so has no edgesim_mpi_backend_create (a plugin of another build?)");
   }
-  std::unique_ptr<boost::mpi::environment> env;
-};
+  MpiHooks hooks;
+  hooks.interrupted = &interrupted;
+  hooks.leak_check_disable = &leak_check_disable;
+  hooks.leak_check_enable = &leak_check_enable;
+  backend_.reset(create(&hooks));
+}
 
-struct MpiSweep::Impl {
-  MpiEnvironment env;
-  boost::mpi::communicator world;
-};
+// MPI is finalised before the plugin goes; the plugin stays mapped (Open MPI keeps handlers and
+// components of its own past MPI_Finalize).
+MpiSweep::~MpiSweep() { backend_.reset(); }
 
-MpiSweep::MpiSweep() : impl_(std::make_unique<Impl>()) {}
-MpiSweep::~MpiSweep() = default;
-
-int MpiSweep::rank() const { return impl_->world.rank(); }
-int MpiSweep::size() const { return impl_->world.size(); }
+int MpiSweep::rank() const { return backend_->rank(); }
+int MpiSweep::size() const { return backend_->size(); }
 
 void MpiSweep::serve(const std::vector<size_t>& pending, const Evaluate& evaluate, const Sink& sink) {
   served_ = true;
-  auto& world = impl_->world;
-  size_t next = 0;
-  if (world.size() == 1) {
-    for (; next < pending.size() && !interrupted(); ++next) sink(pending[next], evaluate(pending[next]));
-    return;
-  }
-  int active = world.size() - 1;
-  while (active > 0) {
-    std::string msg;
-    const boost::mpi::status st = world.recv(boost::mpi::any_source, kRequest, msg);
-    if (!msg.empty()) {
-      const size_t tab = msg.find('\t');
-      sink(std::stoul(msg.substr(0, tab)), tab == std::string::npos ? std::string() : msg.substr(tab + 1));
-    }
-    if (next < pending.size() && !interrupted()) {
-      world.send(st.source(), kWork, static_cast<long>(pending[next++]));
-    } else {
-      world.send(st.source(), kStop);
-      --active;
-    }
-  }
+  backend_->serve(pending, evaluate, sink);
 }
 
-void MpiSweep::work(const Evaluate& evaluate) {
-  auto& world = impl_->world;
-  world.send(0, kRequest, std::string());
-  while (true) {
-    const boost::mpi::status st = world.probe(0, boost::mpi::any_tag);
-    if (st.tag() == kStop) {
-      world.recv(0, kStop);
-      return;
-    }
-    long index = 0;
-    world.recv(0, kWork, index);
-    std::string msg;
-    try {
-      msg = evaluate(static_cast<size_t>(index));
-    } catch (...) {
-      msg.clear();   // rank 0 turns an empty result into an "error" record
-    }
-    world.send(0, kRequest, std::to_string(index) + "\t" + msg);
-  }
-}
+void MpiSweep::work(const Evaluate& evaluate) { backend_->work(evaluate); }
 
 }  // namespace edgesim::sweep

@@ -1,27 +1,36 @@
-// The MPI backend of `edgesim sweep` (Boost.MPI over Open MPI): `mpirun -n N edgesim sweep ...`
-// runs the same command on N ranks. Every rank parses the command and imports the networks
-// (deterministic, so every rank agrees on the point list); rank 0 resumes, journals, collects
-// and writes the files exactly as a local sweep; ranks 1..N-1 only evaluate.
-// Dynamic assignment: a worker rank sends a request (empty at first, then "<index>\t<message>"
-// with the result of its last point) and rank 0 answers with the next point index or "stop".
-// With one rank, rank 0 evaluates in process. Built as its own library (edgesim_sweep_mpi)
-// linked by the edgesim executable only; without mpirun edgesim never initialises MPI.
+// The MPI backend of `edgesim sweep`: `mpirun -n N edgesim sweep ...` runs the same command on N
+// ranks. Every rank parses the command and imports the networks (deterministic, so every rank
+// agrees on the point list); rank 0 resumes, journals, collects and writes the files exactly as a
+// local sweep; ranks 1..N-1 only evaluate. Dynamic assignment: a worker rank sends a request
+// (empty at first, then "<index>\t<message>" with the result of its last point) and rank 0
+// answers with the next point index or "stop". With one rank, rank 0 evaluates in process.
+// MPI itself lives in a plugin, libedgesim_mpi.so (mpi_backend.h), which MpiSweep loads: next to
+// the executable (the build tree), else in ../lib/edgesim/ (an install); no other command and
+// no process started without mpirun loads MPI's libraries.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "sim/sweep/dispatch.h"
 
 namespace edgesim::sweep {
 
+class MpiBackend;
+
 // True when the process was started by Open MPI's mpirun (OMPI_COMM_WORLD_SIZE is set) or by
 // another launcher that sets PMI_SIZE / PMIX_RANK.
 bool launched_under_mpi();
 
+// Where the plugin is looked for, in order (the executable's folder, then ../lib/edgesim).
+std::vector<std::string> mpi_plugin_paths();
+
 class MpiSweep {
  public:
-  MpiSweep();    // initialises MPI
-  ~MpiSweep();   // finalises it
+  // Loads the plugin and initialises MPI; throws std::runtime_error naming the paths tried when
+  // the plugin cannot be loaded.
+  MpiSweep();
+  ~MpiSweep();   // finalises MPI
   MpiSweep(const MpiSweep&) = delete;
   MpiSweep& operator=(const MpiSweep&) = delete;
 
@@ -38,8 +47,8 @@ class MpiSweep {
   void work(const Evaluate& evaluate);
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  void* handle_ = nullptr;
+  std::unique_ptr<MpiBackend> backend_;
   bool served_ = false;
 };
 

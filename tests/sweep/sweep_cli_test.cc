@@ -154,6 +154,32 @@ TEST_CASE("edgesim sweep: Ctrl-C and restart end with the bytes of an uninterrup
   CHECK(slurp(e.file("r.csv")) == slurp(ref.file("r.csv")));
 }
 
+TEST_CASE("edgesim sweep --mpi without the MPI plugin is one error naming where it looked", "[sweep][cli]") {
+  REQUIRE_DATA(tiny_net());
+  // A copy of the executable in a folder without libedgesim_mpi.so (a symlink would resolve to
+  // the build tree, where the plugin is).
+  TempDir d;
+  const std::string exe = d.file("edgesim");
+  std::filesystem::copy_file(edgesim_bin(), exe);
+  std::filesystem::permissions(exe, std::filesystem::perms::owner_all);
+  const std::string cmd = fmt::format("'{}' sweep -p '{}' --set l1.size=64KiB '{}' --mpi -o '{}' 2>&1", exe, gap8(),
+                                      tiny_net(), d.file("r.csv"));
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int st = ::pclose(p);
+  INFO(out);
+  REQUIRE(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 2);
+  CHECK_THAT(out, Catch::StartsWith("edgesim: error: ") && Catch::Contains("MPI support not found") &&
+                      Catch::Contains(d.file("libedgesim_mpi.so")));
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  CHECK_FALSE(std::filesystem::exists(d.file("r.csv")));
+}
+
 TEST_CASE("edgesim sweep under mpirun -n 2 writes the bytes of the local run", "[sweep][cli][mpi]") {
   REQUIRE_DATA(tiny_net());
   if (std::system("command -v mpirun >/dev/null 2>&1") != 0) {
