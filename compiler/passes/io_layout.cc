@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "compiler/ir/layout_domain.h"
+
 namespace edgesim {
 namespace {
 
@@ -35,8 +37,13 @@ int apply_io_layout(Graph& g, const std::string& io_layout, EngineAssignment* ea
   if (ea && ea->why_not.size() != g.nodes.size()) ea = nullptr;   // nothing to keep aligned
   int inserted = 0;
   std::vector<Node> head, tail;
+  // Only image tensors change order: a transformer's 4-D tensors (sequence domain, e.g. a KV
+  // cache [1, heads, tokens, features]) are row-major in ONNX order on both sides, and Deeploy's
+  // lowering transposes only around convolutions, pools and pads.
+  const LayoutDomains dom = layout_domains(g);
+  auto image4d = [&](int t) { return is_activation4d(g, t) && dom.image.at(static_cast<size_t>(t)); };
   for (int t : g.inputs) {
-    if (!is_activation4d(g, t)) continue;
+    if (!image4d(t)) continue;
     bool consumed = false, all_dw = true;
     for (const Node& n : g.nodes)
       if (std::find(n.inputs.begin(), n.inputs.end(), t) != n.inputs.end()) {
@@ -54,7 +61,7 @@ int apply_io_layout(Graph& g, const std::string& io_layout, EngineAssignment* ea
     head.push_back(relayout_node(g.tensor(t).name + "_to_hwc", "nchw_to_hwc", t, t2));
   }
   for (int t : g.outputs) {
-    if (!is_activation4d(g, t) || std::find(g.inputs.begin(), g.inputs.end(), t) != g.inputs.end()) continue;
+    if (!image4d(t) || std::find(g.inputs.begin(), g.inputs.end(), t) != g.inputs.end()) continue;
     auto producer = std::find_if(g.nodes.begin(), g.nodes.end(), [&](const Node& n) {
       return std::find(n.outputs.begin(), n.outputs.end(), t) != n.outputs.end();
     });

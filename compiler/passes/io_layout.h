@@ -13,7 +13,9 @@
 //         kernel reads CHW: "PULP DW doesn't transpose the input", `_PULP_NCHWtoNHWC_dw_fun`);
 //         for the same reason every other cluster depthwise conv reads its input through one
 //         NHWC -> NCHW Transpose (the previous layer's output Transpose, which no longer
-//         cancels), and its own output Transpose folds with the next layer's input one.
+//         cancels), and its own output Transpose folds with the next layer's input one. Only
+//         image tensors (compiler/ir/layout_domain.h) are converted: a transformer's 4-D
+//         tensors, such as microLlama's KV caches, are row-major in ONNX order either way.
 // The conversions are Transpose nodes with the identity perm and TransposeParams::relayout set:
 // values and logical shapes are unchanged, the schedule stores the NCHW side row-major
 // (compiler/schedule/build_layout.cc) and tiles the node through L1 (build_relayout.cc).

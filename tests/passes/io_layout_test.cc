@@ -3,6 +3,7 @@
 // Deeploy's solver tiles a Transpose, with the tile cost worked by hand, and the run bit-exact.
 #include <catch2/catch.hpp>
 
+#include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/passes/io_layout.h"
@@ -75,6 +76,37 @@ TEST_CASE("io layout: nchw wraps a conv in two conversions, hwc changes nothing"
   assign_engines(d, spec, {"cluster"});
   CHECK(apply_io_layout(d, "nchw") == 1);
   CHECK(d.nodes.back().as<TransposeParams>().relayout == "hwc_to_nchw");
+}
+
+TEST_CASE("io layout: a transformer's 4-D tensors (a KV cache) are not converted", "[passes][io_layout]") {
+  // q [1, 2, 4, 8] x kT [1, 2, 8, 4] -> MatMul -> [1, 2, 4, 4]: sequence tensors, row-major in
+  // ONNX order on both sides, so nchw inserts nothing (Deeploy transposes only around convs).
+  Graph g;
+  g.name = "attention_scores";
+  const int q = g.add_tensor({"q", DType::I8, {1, 2, 4, 8}, std::nullopt, false});
+  const int k = g.add_tensor({"kT", DType::I8, {1, 2, 8, 4}, std::nullopt, false});
+  const int y = g.add_tensor({"s", DType::I8, {1, 2, 4, 4}, std::nullopt, false});
+  GemmParams p;
+  p.rq.kind = Requant::Kind::Integer;
+  p.rq.shift = 4;
+  p.rq.lo = -128, p.rq.hi = 127;
+  g.nodes.push_back(Node{"MatMul_0", p, {q, k}, {y}, {"MatMul"}});
+  g.inputs = {q, k}, g.outputs = {y};
+  g.validate();
+  const PlatformSpec spec = load_platform(test::source_dir() + "/platforms/siracusa.yaml");
+  assign_engines(g, spec, {"cluster"});
+  CHECK(apply_io_layout(g, "nchw") == 0);
+  CHECK(g.nodes.size() == 1);
+  // The shipped microLlama64 with its inputs: the same graph under nchw and hwc.
+  const std::string dir = test::shared_networks() + "/deeploy/Models/microLlama/INT8/microLlama64";
+  REQUIRE_DATA(dir + "/network.onnx");
+  for (const char* io : {"hwc", "nchw"}) {
+    INFO(io);
+    Graph m = import_onnx(dir + "/network.onnx");
+    load_inputs(m, dir + "/inputs.npz");
+    assign_engines(m, spec, {"cluster"});
+    CHECK(apply_io_layout(m, io) == 0);
+  }
 }
 
 TEST_CASE("io layout: the conversions are tiled as Deeploy's solver tiles a Transpose, timed by hand, bit-exact",
