@@ -37,11 +37,13 @@ std::string metric_label(const std::string& metric) {
                                       : "MAC/cyc";
 }
 
-// "per layer: 3/4 within 10 %, median |error| 4.4 %, worst 8.6 % (CASE LAYER)", or "" without layers.
+// "per layer: 3/4 within 10 %, median |error| 4.4 %, worst 8.6 %" and, on a line of its own,
+// "worst layer: LAYER (CASE)"; "" without layers.
 std::string layer_summary_line(const LayerSummary& s) {
   if (s.count == 0) return "";
-  return fmt::format("per layer: {}/{} within 10 %, median |error| {:.1f} %, worst {:.1f} % ({} {})", s.within_10pct,
-                     s.count, 100.0 * s.median_abs_error, 100.0 * s.worst_abs_error, s.worst_case, s.worst_layer);
+  return fmt::format("per layer: {}/{} within 10 %, median |error| {:.1f} %, worst {:.1f} %\nworst layer: {} ({})",
+                     s.within_10pct, s.count, 100.0 * s.median_abs_error, 100.0 * s.worst_abs_error, s.worst_layer,
+                     s.worst_case);
 }
 
 }  // namespace

@@ -147,8 +147,8 @@ TEST_CASE("edgesim validate: pass, fail and a malformed case", "[validate][cli]"
   CHECK(bad.status == 1);
   CHECK_THAT(bad.output, Catch::Contains("acc per layer (accounted, tolerance 20%)") &&
                              Catch::Contains("1/3 cases within tolerance"));
-  CHECK_THAT(bad.output, Catch::Contains("per layer: 0/1 within 10 %, median |error| 50.0 %, worst 50.0 % (acc " +
-                                         run.layers[0].name + ")"));
+  CHECK_THAT(bad.output, Catch::Contains("per layer: 0/1 within 10 %, median |error| 50.0 %, worst 50.0 %\n"
+                                         "worst layer: " + run.layers[0].name + " (acc)"));
   const nlohmann::json j = nlohmann::json::parse(slurp(d.file("all.json")));
   REQUIRE(j["cases"].size() == 3);
   CHECK(j["layers"]["count"] == 1);
@@ -249,7 +249,7 @@ TEST_CASE("validation table: case and layer names are never cut, every line fits
   INFO(t);
   CHECK_THAT(t, Catch::Contains(c.name) && Catch::Contains(o.layers[0].name));
   CHECK_THAT(t, !Catch::Contains("..."));
-  // Every line fits but the summary's worst-layer line, which names its case and layer whole.
+  // Every line fits but the summary's worst-layer line, which names its layer and case whole.
   std::istringstream in(t);
   for (std::string line; std::getline(in, line);)
     if (line.find("worst") == std::string::npos) CHECK(line.size() <= 100);
