@@ -229,6 +229,7 @@ TEST_CASE("install: the installed binary finds its platforms from any directory"
   CHECK(fs::is_regular_file(prefix + "/share/edgesim/platforms/gap8.yaml"));
   CHECK(fs::is_regular_file(prefix + "/share/edgesim/models/mobilenetv1_128/model.onnx"));
   CHECK(fs::is_directory(prefix + "/share/edgesim/configs/validation"));
+  CHECK(fs::is_regular_file(prefix + "/lib/edgesim/libedgesim_mpi.so"));   // where an installed sweep --mpi looks
   // From a directory with no platforms/ in it: -p gap8 resolves to the installed file.
   const std::string cmd = fmt::format("cd '{}' && '{}/bin/edgesim' run -p gap8 '{}/share/edgesim/models/resnet8/model.onnx' "
                                       "--timing-only --json r.json 2>&1",
