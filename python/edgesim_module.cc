@@ -11,8 +11,11 @@
 //   sweep(networks, sets, ...)        the sweep's point records and Pareto front
 //   tune(model, ..., objective)       `edgesim tune`'s per-layer results (tune cache as the CLI's)
 // The GIL is released while a flow runs; functions are safe to call repeatedly (each run has its
-// own SystemC context).
+// own SystemC context) and from several threads: the core is not reentrant (SystemC's current
+// simulation context is a process global, and so are the tuner's settings), so every call into it
+// holds one process-wide mutex (`on_core`), and threads run one after another.
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -50,18 +53,43 @@ extern "C" __attribute__((visibility("default"))) int sc_main(int, char**) { ret
 
 namespace {
 
+// Runs `f` on the core, which is not reentrant: with the GIL released, under one process-wide
+// mutex. The mutex is only ever taken without the GIL (a thread waiting for it holds nothing
+// Python needs), and the GIL only re-acquired under it (an input callback), so the lock order is
+// always mutex, then GIL, and two threads cannot wait on each other. `f` returns C++ values; the
+// caller converts them to Python objects after, with the GIL held.
+std::mutex& core_mutex() {   // one for the process (not one per instantiation of on_core)
+  static std::mutex m;
+  return m;
+}
+
+template <class F>
+auto on_core(F&& f) -> decltype(f()) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(core_mutex());
+  return f();
+}
+
 std::string platform_path(const std::string& platform) { return cli::resolve_platform(platform); }
 
 py::dict platform_dict(const std::string& platform, const std::vector<std::string>& overrides) {
-  const std::string path = platform_path(platform);
-  const PlatformSpec s = load_platform(path, overrides);
-  py::dict keys, origin;
-  for (const std::string& k : known_platform_keys()) {
-    try {
-      keys[py::str(k)] = platform_value(s, k);
-      if (auto it = s.origin.find(k); it != s.origin.end()) origin[py::str(k)] = it->second;
-    } catch (const PlatformError&) {   // not in effect on this platform
+  std::string path;
+  PlatformSpec s;
+  std::vector<std::pair<std::string, std::string>> values;   // keys in effect, in known_platform_keys order
+  on_core([&] {
+    path = platform_path(platform);
+    s = load_platform(path, overrides);
+    for (const std::string& k : known_platform_keys()) {
+      try {
+        values.emplace_back(k, platform_value(s, k));
+      } catch (const PlatformError&) {   // not in effect on this platform
+      }
     }
+  });
+  py::dict keys, origin;
+  for (const auto& [k, v] : values) {
+    keys[py::str(k)] = v;
+    if (auto it = s.origin.find(k); it != s.origin.end()) origin[py::str(k)] = it->second;
   }
   py::dict d;
   d["name"] = s.name;
@@ -78,7 +106,12 @@ py::dict platform_dict(const std::string& platform, const std::vector<std::strin
 }
 
 py::dict network_dict(const std::string& path) {
-  const Graph g = import_onnx(path);
+  Graph g;
+  std::string text;
+  on_core([&] {
+    g = import_onnx(path);
+    text = print_graph(g);
+  });
   auto tensors = [&](const std::vector<int>& ids) {
     py::list out;
     for (int id : ids) {
@@ -108,7 +141,7 @@ py::dict network_dict(const std::string& path) {
   d["nodes"] = nodes;
   d["layers"] = g.layer_nodes().size();
   d["macs"] = g.total_macs();
-  d["text"] = print_graph(g);
+  d["text"] = text;
   return d;
 }
 
@@ -130,15 +163,13 @@ py::dict compile_dict(const std::string& model, const std::string& platform, con
                       const std::string& network_loop, const std::string& io_layout) {
   cli::FlowArgs a;
   set_flow_args(a, model, platform, overrides, policy, engines, buffering, network_loop);
-  FlowRequest req = cli::flow_request(a);
-  req.io_layout = io_layout;
-  req.simulate = false;
-  req.sim.data = false;
-  FlowOutcome o;
-  {
-    py::gil_scoped_release release;
-    o = cli::run_flow_cli(req, a);
-  }
+  const FlowOutcome o = on_core([&] {
+    FlowRequest req = cli::flow_request(a);
+    req.io_layout = io_layout;
+    req.simulate = false;
+    req.sim.data = false;
+    return cli::run_flow_cli(req, a);
+  });
   py::list layers;
   for (const LayerTiling& t : o.tilings) {
     py::dict d;
@@ -192,13 +223,13 @@ py::dict run_dict(const std::string& model, const std::string& platform, const s
       return out;
     };
   }
-  cli::RunSession session;
-  {
-    py::gil_scoped_release release;
-    session = cli::run_session(a);
-  }
-  const RunResult& r = session.flow.sim.result;
-  py::dict d = python::from_json_text(run_to_json(r));
+  std::string json;
+  const cli::RunSession session = on_core([&] {
+    cli::RunSession s = cli::run_session(a);
+    json = run_to_json(s.flow.sim.result);
+    return s;
+  });
+  py::dict d = python::from_json_text(json);
   d["input_label"] = session.input_label;
   if (session.flow.sim.values) {
     py::dict outs, ins;
@@ -216,11 +247,7 @@ py::dict run_dict(const std::string& model, const std::string& platform, const s
 py::dict sweep_dict(const std::vector<std::string>& networks, const std::string& platform, const py::dict& sets,
                     const std::vector<std::string>& policies, const std::vector<std::vector<std::string>>& engine_sets,
                     const std::string& objective) {
-  sweep::SweepSpec s;
-  s.platform = platform_path(platform);
-  s.policies = policies;
-  for (const std::string& p : policies) cli::check_policy(p);
-  if (!engine_sets.empty()) s.engine_sets = engine_sets;
+  std::vector<std::string> options;   // the sets as `--set key=v1,v2` values
   for (const auto& [key, values] : sets) {
     std::string option = key.cast<std::string>() + "=";
     if (py::isinstance<py::str>(values)) {
@@ -230,19 +257,24 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
       for (const py::handle v : values) list += (list.empty() ? "" : ",") + py::str(v).cast<std::string>();
       option += list;
     }
-    sweep::merge_axis(s.axes, sweep::parse_axis(option));
+    options.push_back(option);
   }
-  if (objective != "cycles" && objective != "energy" && objective != "edp")
-    throw cli::CliError("--objective: " + cli::not_one_of(objective, {"cycles", "energy", "edp"}, "objective"));
-  s.objective = objective;
-  const PlatformSpec base = load_platform(s.platform);
-  if (objective != "cycles" && !base.energy.present)
-    throw cli::CliError("sweep --objective " + objective + ": platform '" + base.name +
-                        "' has no energy model (no energy section; docs/energy.md)");
-  sweep::name_networks(s, networks);
+  sweep::SweepSpec s;
   std::vector<sweep::PointRecord> records;
-  {
-    py::gil_scoped_release release;
+  on_core([&] {
+    s.platform = platform_path(platform);
+    s.policies = policies;
+    for (const std::string& p : policies) cli::check_policy(p);
+    if (!engine_sets.empty()) s.engine_sets = engine_sets;
+    for (const std::string& option : options) sweep::merge_axis(s.axes, sweep::parse_axis(option));
+    if (objective != "cycles" && objective != "energy" && objective != "edp")
+      throw cli::CliError("--objective: " + cli::not_one_of(objective, {"cycles", "energy", "edp"}, "objective"));
+    s.objective = objective;
+    const PlatformSpec base = load_platform(s.platform);
+    if (objective != "cycles" && !base.energy.present)
+      throw cli::CliError("sweep --objective " + objective + ": platform '" + base.name +
+                          "' has no energy model (no energy section; docs/energy.md)");
+    sweep::name_networks(s, networks);
     const std::vector<sweep::SweepNetwork> nets = sweep::import_networks(s);
     for (size_t i = 0; i < sweep::point_count(s); ++i) {
       const sweep::PointRef p = sweep::point_at(s, i);
@@ -253,7 +285,7 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
       const sweep::PointRef p = sweep::point_at(s, i);
       return sweep::evaluate_plan(s, nets.at(p.network), p, plan);
     });
-  }
+  });
   const std::vector<std::string> keys = sweep::axis_keys(s);
   py::list points, front;
   for (const sweep::PointRecord& r : records) points.append(python::from_json(sweep::record_to_json(r, keys)));
@@ -287,13 +319,13 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
 // its cycles and energy, the fastest candidate's, and why they differ.
 py::dict tune_dict(const std::string& model, const std::string& platform, const std::vector<std::string>& overrides,
                    const std::string& objective, size_t top_k, int jobs) {
-  const PlatformSpec spec = load_platform(platform_path(platform), overrides);
-  TuneSettings& ts = tune_settings();
-  require_energy(objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
-  const Graph g = import_onnx(model);
+  PlatformSpec spec;
   std::vector<LayerTuneResult> res;
-  {
-    py::gil_scoped_release release;
+  on_core([&] {
+    spec = load_platform(platform_path(platform), overrides);
+    TuneSettings& ts = tune_settings();
+    require_energy(objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
+    const Graph g = import_onnx(model);
     std::unique_ptr<Evaluator> sim = ts.make_simulator(jobs);
     TuneOptions opt;
     opt.top_k = top_k;
@@ -301,7 +333,7 @@ py::dict tune_dict(const std::string& model, const std::string& platform, const 
     opt.objective = objective;
     TuneCache cache(ts.cache_path);
     res = tune_graph(g, spec, opt, cache);
-  }
+  });
   py::list layers;
   for (const LayerTuneResult& r : res) {
     py::dict d;
@@ -327,7 +359,7 @@ py::dict tune_dict(const std::string& model, const std::string& platform, const 
 
 py::list platforms_list() {
   py::list out;
-  for (const cli::BundledPlatform& p : cli::bundled_platforms()) {
+  for (const cli::BundledPlatform& p : on_core([] { return cli::bundled_platforms(); })) {
     py::dict d;
     d["name"] = p.name;
     d["path"] = p.path;
@@ -361,8 +393,10 @@ PYBIND11_MODULE(edgesim, m) {
   m.def(
       "describe",
       [](const std::string& platform, const std::vector<std::string>& overrides) {
-        const std::string path = platform_path(platform);
-        return describe_platform(load_platform(path, overrides)) + describe_overrides(path, overrides);
+        return on_core([&] {
+          const std::string path = platform_path(platform);
+          return describe_platform(load_platform(path, overrides)) + describe_overrides(path, overrides);
+        });
       },
       arg("platform") = "", arg("overrides") = none, "`edgesim describe` of a platform");
   m.def("import_network", &network_dict, arg("path"), "Import an ONNX network: inputs, outputs, nodes, MACs");

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import tempfile
+import threading
 import unittest
 
 import numpy as np
@@ -89,7 +90,6 @@ class CliAndPython(unittest.TestCase):
                 call()
             self.assertNotIn("\n", str(e.exception))
 
-
 class Api(unittest.TestCase):
     def test_platform_with_overrides(self):
         p = edgesim.platform("siracusa", ["cluster.n_cores=16"])
@@ -165,6 +165,38 @@ class Api(unittest.TestCase):
         bad = cli("tune", "-p", "pulp_open", RESNET8, "--no-cache", "--objective", "energy")
         self.assertEqual(bad.returncode, 2)
         self.assertEqual(bad.stderr, "edgesim: error: " + str(e.exception) + "\n")
+
+
+class Threads(unittest.TestCase):
+    def test_concurrent_runs_equal_the_serial_one(self):
+        # The core is not reentrant (docs/python.md): the module serialises it, so threads calling
+        # edgesim.run at once get, one after another, what a serial call gets (before: a crash).
+        tiny = "models/tiny/model.onnx"
+        want = edgesim.run(tiny, platform="gap8")
+        results, errors = [], []
+
+        def work():
+            try:
+                for _ in range(3):
+                    results.append(edgesim.run(tiny, platform="gap8"))
+            except Exception as e:   # reported below: a thread's exception would pass unseen
+                errors.append(e)
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(len(results), 12)
+        for r in results:
+            self.assertTrue(r["verified"])
+            self.assertEqual(r["total_cycles"], want["total_cycles"])
+            self.assertEqual([l["cycles"] for l in r["layers"]], [l["cycles"] for l in want["layers"]])
+            for name, y in want["outputs"].items():
+                np.testing.assert_array_equal(r["outputs"][name], y)
+            for name, x in want["inputs"].items():
+                np.testing.assert_array_equal(r["inputs"][name], x)
 
 
 if __name__ == "__main__":
