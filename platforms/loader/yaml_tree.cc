@@ -1,6 +1,8 @@
 // YAML -> dotted leaf keys (see yaml_tree.h). Mappings nest, sequences of scalars are list
 // leaves, everything else (nested sequences, null values, non-scalar keys, several documents)
-// is rejected with the line it was found on.
+// is rejected with the line it was found on. Aliases are followed, but a mapping that contains
+// itself (`foo: &x {a: *x}`), nesting deeper than kMaxDepth or aliases expanding past
+// kMaxEntries keys are errors, not an endless walk.
 #include "platforms/loader/yaml_tree.h"
 
 #include <fstream>
@@ -26,9 +28,22 @@ void fail_at(const Origin& at, const std::string& msg) { throw PlatformError(loc
 
 namespace {
 
+// Far beyond any platform file (a few levels, a few hundred keys), far below what exhausts the
+// stack or memory: a walk deeper or longer is an alias bomb or a generated file gone wrong.
+constexpr size_t kMaxDepth = 64;
+constexpr size_t kMaxEntries = 100000;
+
 struct Walker {
   FlatDoc& doc;
   std::map<std::string, int> leaf_lines;
+  std::vector<YAML::Node> path;   // the mappings being walked, outermost first
+  size_t entries = 0;             // mapping entries and list items walked so far, aliases expanded
+
+  void count(size_t n, const Origin& here) {
+    entries += n;
+    if (entries > kMaxEntries)
+      fail_at(here, fmt::format("more than {} keys and list items (aliases expanding without bound?)", kMaxEntries));
+  }
 
   Origin at(const YAML::Node& n) const { return Origin{doc.file, n.Mark().line + 1, false, {}}; }
 
@@ -39,8 +54,18 @@ struct Walker {
     doc.entries.emplace_back(key, std::move(v));
   }
 
+  // A mapping value is walked unless it is one of the mappings it is inside (an alias to an
+  // enclosing anchor: the walk would never end) or nested too deep.
+  void enter(const YAML::Node& v, const Origin& here, const std::string& full) {
+    for (const YAML::Node& outer : path)
+      if (v.is(outer))
+        fail_at(here, fmt::format("'{}' is an alias of a mapping that contains it (a cycle)", full));
+    if (path.size() >= kMaxDepth) fail_at(here, fmt::format("'{}' nests deeper than {} mappings", full, kMaxDepth));
+  }
+
   void map(const YAML::Node& node, const std::string& prefix) {
     std::map<std::string, int> seen;   // keys of this mapping -> line
+    path.push_back(node);
     for (auto it = node.begin(); it != node.end(); ++it) {
       // Copies (a Node is a handle): `it->` returns a temporary proxy, and a reference into it
       // dangled past this line (AddressSanitizer: stack-use-after-scope, found by fuzzing; it
@@ -53,16 +78,19 @@ struct Walker {
       const std::string name = k.Scalar();
       const std::string full = prefix.empty() ? name : prefix + "." + name;
       const Origin here = at(k);
+      count(1, here);
       auto [prev, fresh] = seen.emplace(name, here.line);
       if (!fresh)
         fail_at(here, fmt::format("duplicate key '{}' (first given at line {})", full, prev->second));
       if (v.IsMap()) {
         if (v.size() == 0) fail_at(here, fmt::format("'{}' is an empty mapping", full));
+        enter(v, here, full);
         map(v, full);
       } else if (v.IsSequence()) {
         RawValue rv;
         rv.is_list = true;
         rv.at = here;
+        count(v.size(), here);
         for (const auto& e : v) {
           if (!e.IsScalar())
             fail_at(at(e), fmt::format("'{}': list elements must be single values", full));
@@ -75,6 +103,7 @@ struct Walker {
         fail_at(here, fmt::format("'{}' has no value", full));
       }
     }
+    path.pop_back();
   }
 };
 
@@ -132,7 +161,7 @@ FlatDoc read_flat_yaml(const std::string& path, const std::string& kind) {
   if (!root || root.IsNull()) fail_at(Origin{path, 1, false, {}}, "empty " + kind);
   if (!root.IsMap())
     fail_at(Origin{path, root.Mark().line + 1, false, {}}, "a " + kind + " must be a mapping of keys to values");
-  Walker w{doc, {}};
+  Walker w{doc, {}, {}, 0};
   w.map(root, "");
   return doc;
 }

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "platforms/temp_dir.h"
 
 using namespace edgesim;
@@ -155,4 +157,36 @@ TEST_CASE("file-level problems", "[platforms][errors]") {
   expect_error(dir.write("g.yaml", "name:\n"), 1, "'name' has no value");
   const std::string missing = dir.path().string() + "/none.yaml";
   CHECK(load_error(missing) == missing + ": cannot open platform file");
+}
+
+// Regression (issue 36): a mapping aliasing an enclosing anchor made the walk endless (SIGSEGV on
+// stack overflow in every command); aliases expanding without bound (a "billion laughs") and
+// nesting past any platform's depth are one error each, too.
+TEST_CASE("alias cycles, alias bombs and deep nesting are one error", "[platforms][errors]") {
+  TempDir dir;
+  const std::string base = kMinimalPlatform;
+  expect_error(dir.write("self.yaml", base + "foo: &x {a: *x}\n"), 18,
+               "'foo.a' is an alias of a mapping that contains it (a cycle)");
+  expect_error(dir.write("deep.yaml", base + "foo: &x\n  b: 1\n  c:\n    d: *x\n"), 21,
+               "'foo.c.d' is an alias of a mapping that contains it (a cycle)");
+  std::string nest = base + "a:";
+  for (int i = 0; i < 70; ++i) nest += " {a:";
+  nest += " 1" + std::string(70, '}') + "\n";
+  std::string deepest = "a";   // the 64th nested key, whose mapping would be the 65th
+  for (int i = 1; i < 64; ++i) deepest += ".a";
+  expect_error(dir.write("nest.yaml", nest), 18, "'" + deepest + "' nests deeper than 64 mappings");
+  std::string bomb = base + "b0: &b0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level <= 7; ++level) {
+    bomb += fmt::format("b{}: &b{} {{", level, level);
+    for (int i = 0; i < 10; ++i)
+      bomb += fmt::format("{}k{}: *b{}", i ? ", " : "", i, level - 1);
+    bomb += "}\n";
+  }
+  CHECK_THAT(load_error(dir.write("bomb.yaml", bomb)),
+             Catch::Contains("more than 100000 keys and list items (aliases expanding without bound?)"));
+  // An alias that is no cycle still reads as its value.
+  std::string shared = base;
+  shared.replace(shared.find("  bank_width_bytes: 4"), 21, "  bank_width_bytes: &w 4");
+  shared.replace(shared.find("  interleave_bytes: 4"), 21, "  interleave_bytes: *w");
+  CHECK(load_error(dir.write("shared.yaml", shared)).empty());
 }
