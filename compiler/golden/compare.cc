@@ -127,8 +127,19 @@ std::vector<CheckResult> check_outputs(const Graph& g, const InterpreterResult& 
 
 std::vector<CheckResult> check_npz(const Graph& g, const InterpreterResult& r,
                                    const std::string& path, const VerifyOptions& opt) {
-  return check_outputs(g, r, read_npz(path), path,
-                       [&](size_t j) { return fmt::format("{}[{}]", path, j); }, opt);
+  // Each member bounded by its output's element count before it is inflated (NpzArchive).
+  const NpzArchive npz(path);
+  if (npz.size() > g.outputs.size() || npz.size() > r.outputs.size())
+    throw GoldenError(fmt::format("{}: holds {} array(s), but the graph has {} output(s)", path, npz.size(),
+                                  g.outputs.size()));
+  std::vector<GoldenArray> arrays;
+  for (size_t j = 0; j < npz.size(); ++j) {
+    const Tensor& t = r.outputs[j];
+    const NpzExpect e{t.numel(), fmt::format("output {} '{}' of shape {}", j, g.tensor(g.outputs[j]).name,
+                                             shape_str(t.shape()))};
+    arrays.push_back(npz.read(j, &e));
+  }
+  return check_outputs(g, r, arrays, path, [&](size_t j) { return fmt::format("{}[{}]", path, j); }, opt);
 }
 
 std::vector<CheckResult> check_pb_files(const Graph& g, const InterpreterResult& r,

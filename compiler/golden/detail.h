@@ -2,6 +2,7 @@
 // reads with GoldenError on failure, file-name helpers, and the golden-directory probes that
 // load_inputs and check_expected use to recognise DORY, Deeploy and ONNX-test folders.
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,6 +30,21 @@ std::vector<std::string> numbered_files(const std::filesystem::path& dir, const 
 // An ONNX node-test folder: `dir` itself if it holds input_0.pb / output_0.pb, else
 // dir/test_data_set_0 if that exists, else "".
 std::string onnx_test_set(const std::filesystem::path& dir);
+
+// Where the data of a .npy image starts: 0 while `head` is too short to tell (fewer bytes than
+// the magic, version and header length). Throws GoldenError for a bad magic or version.
+size_t npy_header_end(const std::string& head, const std::string& name);
+
+// The header of a .npy image (`head` holds at least npy_header_end bytes): its size, and the
+// shape, element count and data bytes it declares. Throws GoldenError for a bad header or a
+// shape whose data would exceed `max_data` bytes ("is larger than <limit>").
+struct NpyLayout {
+  size_t header_bytes = 0;
+  uint64_t data_bytes = 0;
+  int64_t elements = 0;
+  std::vector<int64_t> shape;
+};
+NpyLayout npy_layout(const std::string& head, const std::string& name, uint64_t max_data, const std::string& limit);
 
 // Formats a golden or tensor value: integers without a fraction, floats with 9 digits.
 std::string format_value(double v);

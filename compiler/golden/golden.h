@@ -30,6 +30,38 @@ struct GoldenArray {
 
 std::vector<int64_t> read_dory_txt(const std::string& path);
 std::vector<GoldenArray> read_npz(const std::string& path);   // members in archive order
+
+// What a caller expects of the npz member at one position: its element count, and how to name
+// the tensor it is for in an error ("input 0 'x' of shape [1, 3, 8, 8]").
+struct NpzExpect {
+  int64_t elements = 0;
+  std::string what;
+};
+
+// A Deeploy .npz opened for reading its members one at a time, each bounded by what the caller
+// expects of it: the member is inflated as a stream, its .npy header checked against the
+// expected element count before any data is inflated, and inflating stops at the header and
+// the data it declares (a member holding more is refused, so a ZIP bomb costs no more than the
+// expected tensor). Each member is read to its end, which makes libzip verify its CRC-32: a
+// corrupt member is one GoldenError naming the file and the member, never data handed on.
+// read_npz(path) reads every member, each bounded by its own header and declared size.
+class NpzArchive {
+ public:
+  explicit NpzArchive(const std::string& path);
+  ~NpzArchive();
+  NpzArchive(const NpzArchive&) = delete;
+  NpzArchive& operator=(const NpzArchive&) = delete;
+
+  size_t size() const { return members_.size(); }   // array members (directory entries skipped)
+  // Member i in archive order; `expect` null: bounded by its header and declared size only.
+  GoldenArray read(size_t i, const NpzExpect* expect = nullptr) const;
+
+ private:
+  std::string path_;
+  struct Zip;
+  Zip* zip_ = nullptr;
+  std::vector<uint64_t> members_;   // zip indices of the array members
+};
 GoldenArray read_tensor_pb(const std::string& path);
 // Parses one .npy file image (format 1.0-3.0; numeric descr only; Fortran order is reordered to
 // C order). `name` is used in error messages and stored in the result.

@@ -46,7 +46,20 @@ std::string sniff(const std::string& path) {
   return "";
 }
 
-Source read_source(const std::string& path) {
+// The archive's first members, one per graph input, each bounded by that input's element count
+// (NpzArchive); the members after them are not read.
+Source read_npz_inputs(const std::string& path, const Graph& g) {
+  const NpzArchive npz(path);
+  Source s{path, {}, false};
+  for (size_t i = 0; i < npz.size() && i < g.inputs.size(); ++i) {
+    const TensorDesc& d = g.tensor(g.inputs[i]);
+    const NpzExpect e{shape_numel(d.shape), fmt::format("input {} '{}' of shape {}", i, d.name, shape_str(d.shape))};
+    s.arrays.push_back(npz.read(i, &e));
+  }
+  return s;
+}
+
+Source read_source(const std::string& path, const Graph& g) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw GoldenError(path + ": no such file or directory");
   if (fs::is_directory(path, ec)) {
@@ -60,14 +73,14 @@ Source read_source(const std::string& path) {
         return s;
       }
     }
-    if (fs::is_regular_file(dir / "inputs.npz")) return read_source((dir / "inputs.npz").string());
+    if (fs::is_regular_file(dir / "inputs.npz")) return read_source((dir / "inputs.npz").string(), g);
     if (fs::is_regular_file(dir / "input.txt")) return read_dory_source((dir / "input.txt").string());
     throw GoldenError(path + ": no inputs found (expected input.txt, inputs.npz, input_<i>.pb "
                              "or test_data_set_0/)");
   }
   std::string ext = extension(path);
   if (ext != "npz" && ext != "npy" && ext != "pb" && ext != "txt") ext = sniff(path);
-  if (ext == "npz") return Source{path, read_npz(path), false};
+  if (ext == "npz") return read_npz_inputs(path, g);
   if (ext == "npy") return Source{path, {parse_npy(read_file(path), path)}, false};
   if (ext == "pb") return Source{path, {read_tensor_pb(path)}, false};
   if (ext == "txt") return read_dory_source(path);
@@ -113,7 +126,7 @@ Tensor make_input(TensorDesc& d, const GoldenArray& a, const std::vector<int64_t
 }  // namespace
 
 std::vector<Tensor> load_inputs(Graph& g, const std::string& path) {
-  const Source src = read_source(path);
+  const Source src = read_source(path, g);
   if (src.arrays.size() < g.inputs.size())
     throw GoldenError(fmt::format("{}: holds {} array(s), but the graph has {} input(s)", src.file,
                                   src.arrays.size(), g.inputs.size()));

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/golden/detail.h"
 #include "compiler/golden/golden.h"
 
 namespace edgesim {
@@ -155,23 +156,23 @@ uint32_t read_le(const std::string& s, size_t off, size_t n) {
   return v;
 }
 
-}  // namespace
+// The header dict of a whole .npy image (`bytes` holds at least the header), its data offset
+// and the element count; the data must fit `max_data` bytes (`limit` names them in the error).
+// Shared by parse_npy and npy_layout.
+struct Header {
+  ElemType t;
+  std::string descr;
+  bool fortran = false;
+  Shape shape;
+  size_t data_off = 0;
+  int64_t n = 0;
+};
 
-GoldenArray parse_npy(const std::string& bytes, const std::string& name) {
-  if (bytes.size() < 10 || static_cast<unsigned char>(bytes[0]) != 0x93 ||
-      bytes.compare(1, 5, "NUMPY") != 0)
-    throw GoldenError(name + ": not a .npy array (bad magic)");
-  const int major = static_cast<unsigned char>(bytes[6]);
-  size_t hlen_size = major == 1 ? 2 : (major == 2 || major == 3) ? 4 : 0;
-  if (hlen_size == 0)
-    throw GoldenError(fmt::format("{}: unsupported .npy format version {}.{}", name, major,
-                                  static_cast<int>(static_cast<unsigned char>(bytes[7]))));
-  if (bytes.size() < 8 + hlen_size) throw GoldenError(name + ": truncated .npy header");
-  const size_t hlen = read_le(bytes, 8, hlen_size);
-  const size_t data_off = 8 + hlen_size + hlen;
-  if (bytes.size() < data_off) throw GoldenError(name + ": truncated .npy header");
-  const std::string header = bytes.substr(8 + hlen_size, hlen);
-
+Header read_header(const std::string& bytes, const std::string& name, uint64_t max_data, const std::string& limit) {
+  const size_t end = golden_detail::npy_header_end(bytes, name);
+  if (end == 0 || bytes.size() < end) throw GoldenError(name + ": truncated .npy header");
+  const size_t hlen_size = static_cast<unsigned char>(bytes[6]) == 1 ? 2 : 4;
+  const std::string header = bytes.substr(8 + hlen_size, end - 8 - hlen_size);
   auto dict = HeaderParser(header, name).parse_dict();
   auto get = [&](const char* key) -> const HeaderValue& {
     auto it = dict.find(key);
@@ -183,27 +184,74 @@ GoldenArray parse_npy(const std::string& bytes, const std::string& name) {
   const auto* shape = std::get_if<std::vector<int64_t>>(&get("shape"));
   if (!descr || !fortran || !shape)
     throw GoldenError(name + ": .npy header has a wrongly typed descr/fortran_order/shape");
-  const ElemType t = parse_descr(*descr, name);
+  Header h;
+  h.t = parse_descr(*descr, name);
+  h.descr = *descr;
+  h.fortran = *fortran;
+  h.shape = *shape;
+  h.data_off = end;
+  // Element count, guarded against overflow by the data the caller can have (a dimension of 0
+  // wins).
+  if (std::find(h.shape.begin(), h.shape.end(), 0) == h.shape.end()) {
+    const uint64_t cap = max_data / h.t.size;
+    uint64_t n = 1;
+    for (int64_t d : h.shape) {
+      if (n > cap / static_cast<uint64_t>(d))
+        throw GoldenError(fmt::format("{}: .npy shape {} is larger than {}", name, shape_str(h.shape), limit));
+      n *= static_cast<uint64_t>(d);
+    }
+    h.n = static_cast<int64_t>(n);
+  }
+  return h;
+}
 
+}  // namespace
+
+namespace golden_detail {
+
+size_t npy_header_end(const std::string& head, const std::string& name) {
+  const size_t have = std::min<size_t>(head.size(), 6);
+  if (have > 0 && (static_cast<unsigned char>(head[0]) != 0x93 || head.compare(1, have - 1, std::string("NUMPY", have - 1)) != 0))
+    throw GoldenError(name + ": not a .npy array (bad magic)");
+  if (head.size() < 8) return 0;
+  const int major = static_cast<unsigned char>(head[6]);
+  const size_t hlen_size = major == 1 ? 2 : (major == 2 || major == 3) ? 4 : 0;
+  if (hlen_size == 0)
+    throw GoldenError(fmt::format("{}: unsupported .npy format version {}.{}", name, major,
+                                  static_cast<int>(static_cast<unsigned char>(head[7]))));
+  if (head.size() < 8 + hlen_size) return 0;
+  return 8 + hlen_size + read_le(head, 8, hlen_size);
+}
+
+NpyLayout npy_layout(const std::string& head, const std::string& name, uint64_t max_data, const std::string& limit) {
+  const Header h = read_header(head, name, max_data, limit);
+  NpyLayout l;
+  l.header_bytes = h.data_off;
+  l.elements = h.n;
+  l.data_bytes = static_cast<uint64_t>(h.n) * h.t.size;
+  l.shape = h.shape;
+  return l;
+}
+
+}  // namespace golden_detail
+
+GoldenArray parse_npy(const std::string& bytes, const std::string& name) {
+  if (bytes.size() < 10 || static_cast<unsigned char>(bytes[0]) != 0x93 ||
+      bytes.compare(1, 5, "NUMPY") != 0)
+    throw GoldenError(name + ": not a .npy array (bad magic)");
+  const Header h = read_header(bytes, name, bytes.size(), "the file");
+  const ElemType& t = h.t;
+  const size_t data_off = h.data_off;
+  const int64_t n = h.n;
+  const bool* fortran = &h.fortran;
   GoldenArray a;
   a.name = name;
-  a.shape = *shape;
+  a.shape = h.shape;
   a.is_float = t.kind == 'f';
-  // Element count, guarded against overflow by the data size (a dimension of 0 wins).
-  int64_t n = 0;
-  if (std::find(a.shape.begin(), a.shape.end(), 0) == a.shape.end()) {
-    n = 1;
-    for (int64_t d : a.shape) {
-      if (n > static_cast<int64_t>(bytes.size()) / d)
-        throw GoldenError(fmt::format("{}: .npy shape {} is larger than the file", name,
-                                      shape_str(a.shape)));
-      n *= d;
-    }
-  }
   const size_t need = static_cast<size_t>(n) * t.size;
   if (bytes.size() - data_off != need)
     throw GoldenError(fmt::format("{}: .npy data is {} bytes, but shape {} of '{}' needs {}", name,
-                                  bytes.size() - data_off, shape_str(a.shape), *descr, need));
+                                  bytes.size() - data_off, shape_str(a.shape), h.descr, need));
 
   a.values.resize(static_cast<size_t>(n));
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data() + data_off);

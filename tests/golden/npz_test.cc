@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 #include <zip.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "compiler/golden/golden.h"
 #include "golden/test_util.h"
 #include "support/paths.h"
@@ -215,4 +218,57 @@ TEST_CASE("npz: real Deeploy archives (ZIP64 local headers, Fortran order)", "[g
   CHECK(weighted == -81345);
   CHECK(tb[1].values[0] == 39);
   CHECK(tb[1].values[123] == 108);
+}
+
+// Regression (issue 36): libzip verifies a member's CRC-32 only when it is read to its end, and
+// the reader stopped at the declared size, so a corrupt member was used silently (and blamed on
+// the simulator as a data mismatch). The CRC in the central directory is changed here, for a
+// stored (Deeploy-style) and a deflated member; and a data byte of a stored one.
+TEST_CASE("npz: a corrupt member is one error naming the file and the member", "[golden][npz]") {
+  edgesim::test::TempDir d;
+  const std::string data = make_npy("<i8", false, "(2, 3)", raw_bytes<int64_t>({1, -2, 3, -4, 5, 6}));
+  auto corrupt_cd_crc = [](std::string z) {
+    const size_t cd = z.find("PK\x01\x02");
+    REQUIRE(cd != std::string::npos);
+    z[cd + 16] = static_cast<char>(z[cd + 16] ^ 0x5a);   // CRC-32 field of the central directory entry
+    return z;
+  };
+  std::string stored = edgesim::test::make_zip64_style({{"x.npy", data}}, false);
+  std::string flipped = stored;
+  flipped[flipped.find(data) + data.size() - 1] ^= 1;   // the last data byte: 6 -> 7
+  std::ifstream f(write_zip(d, "ok.npz", {{"x.npy", data}}, true), std::ios::binary);
+  const std::string deflated((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"stored_crc.npz", corrupt_cd_crc(stored)}, {"stored_data.npz", flipped},
+           {"deflated_crc.npz", corrupt_cd_crc(deflated)}}) {
+    const std::string path = d.write(name, bytes);
+    INFO(name);
+    CHECK_THROWS_WITH(read_npz(path), Contains(path + ": member 'x.npy': corrupt archive") && Contains("CRC"));
+  }
+  CHECK(read_npz(d.write("fine.npz", stored))[0].values.back() == 6);
+}
+
+// Regression (issue 36): a ZIP bomb was inflated whole before its .npy header was looked at.
+// Now inflating stops at the header and the data it declares (more is refused), and when the
+// caller knows the tensor (load_inputs, check_expected), a header of another size is refused
+// before any data is inflated.
+TEST_CASE("npz: a ZIP bomb is refused by its .npy header, not inflated", "[golden][npz]") {
+  edgesim::test::TempDir d;
+  const std::string zeros(size_t{16} << 20, '\0');
+  // A header declaring 4 bytes followed by 16 MiB: more than it declares.
+  const std::string liar = write_zip(d, "liar.npz", {{"x.npy", make_npy("|i1", false, "(4,)", zeros)}}, true);
+  const size_t declared = make_npy("|i1", false, "(4,)", "").size() + 4;
+  CHECK_THROWS_WITH(read_npz(liar), Contains("member 'x.npy': holds more than the " + std::to_string(declared) +
+                                             " bytes its .npy header declares"));
+  // A header declaring 16 MiB where the caller expects 3 elements: refused from the header.
+  const std::string bomb = write_zip(d, "bomb.npz", {{"x.npy", make_npy("|i1", false, "(4096, 4096)", zeros)}}, true);
+  const NpzArchive npz(bomb);
+  REQUIRE(npz.size() == 1);
+  const NpzExpect e{3, "input 0 'x' of shape [1, 3]"};
+  CHECK_THROWS_WITH(npz.read(0, &e), Contains(bomb + ": member 'x.npy': .npy shape [4096, 4096]") &&
+                                         Contains("larger than the input 0 'x' of shape [1, 3]"));
+  const NpzExpect big{4096 * 4096, "input 0 'x' of shape [4096, 4096]"};
+  CHECK(npz.read(0, &big).values.size() == size_t{16} << 20);   // as expected: read
+  const NpzExpect other{4096 * 4095, "input 0 'x' of shape [4095, 4096]"};
+  CHECK_THROWS_WITH(npz.read(0, &other), Contains("(16777216 elements), but it is for input 0 'x' of shape [4095, 4096] (16773120 elements)"));
 }
