@@ -1,6 +1,7 @@
 // Python <-> edgesim conversions (convert.h).
 #include "python/convert.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -43,6 +44,24 @@ Tensor to_tensor(const py::handle& value, const TensorDesc& desc) {
     for (int64_t d : desc.shape) want += (want.empty() ? "" : "x") + std::to_string(d);
     for (int64_t d : shape) got += (got.empty() ? "" : "x") + std::to_string(d);
     throw std::invalid_argument(fmt::format("input '{}': shape {} given, the network takes {}", desc.name, got, want));
+  }
+  // Integers for an integer input (any width: every value is range-checked below), numbers for
+  // a float one; a bool, float, complex or object array would be cast silently. Floats of
+  // integer values are taken where the file declares the input FLOAT (its type inferred), as the
+  // CLI takes Deeploy's float32 inputs.npz.
+  const char kind = a.dtype().kind();
+  const bool integer = kind == 'i' || kind == 'u';
+  if (kind == 'f' && desc.dtype != DType::F32 && desc.dtype_inferred) {
+    const py::array_t<double, py::array::c_style | py::array::forcecast> f(a);
+    for (py::ssize_t i = 0; i < f.size(); ++i)
+      if (!std::isfinite(f.data()[i]) || f.data()[i] != std::floor(f.data()[i]))
+        throw std::invalid_argument(fmt::format("input '{}': value {} at index {} is not an integer, but the input is {}",
+                                                desc.name, f.data()[i], i, dtype_name(desc.dtype)));
+  } else if (!(integer || (desc.dtype == DType::F32 && kind == 'f'))) {
+    const std::string got = kind == 'b' ? "bool" : kind == 'f' ? "floating-point" : "non-numeric";
+    throw std::invalid_argument(fmt::format("input '{}': a {} array (dtype {}) for an {} input ({})", desc.name, got,
+                                            py::str(a.dtype()).cast<std::string>(),
+                                            desc.dtype == DType::F32 ? "f32" : "integer", dtype_name(desc.dtype)));
   }
   if (desc.dtype == DType::F32) {
     const py::array_t<float, py::array::c_style | py::array::forcecast> f(a);

@@ -26,6 +26,10 @@ struct GoldenArray {
   Shape shape;
   std::vector<double> values;
   bool is_float = false;   // stored in a floating-point container (npy 'f', TensorProto FLOAT)
+  // The container's element type: 'b' bool, 'i' signed, 'u' unsigned integer, 'f' floating point,
+  // of elem_bytes bytes; 0 when the format has none (DORY text).
+  char kind = 0;
+  int elem_bytes = 0;
 };
 
 std::vector<int64_t> read_dory_txt(const std::string& path);

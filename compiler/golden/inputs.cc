@@ -89,6 +89,31 @@ Source read_source(const std::string& path, const Graph& g) {
                            "file or a directory)");
 }
 
+// The array's shape without leading and trailing size-1 dimensions: [1, 3, 8, 8] and [3, 8, 8]
+// are one shape, [3, 8, 8] and [8, 3, 8] are not.
+Shape squeezed(const Shape& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && s[b] == 1) ++b;
+  while (e > b && s[e - 1] == 1) --e;
+  return Shape(s.begin() + static_cast<std::ptrdiff_t>(b), s.begin() + static_cast<std::ptrdiff_t>(e));
+}
+
+// An array stored with a dtype and shape (npz, npy, pb; not DORY text) must be what the input
+// takes: integers for an integer input (any width: every value is range-checked after; floats
+// only where the file declares the input FLOAT and the importer inferred its type, as Deeploy
+// stores some inputs.npz as float32 of integer values; never bool), and the input's shape up to
+// leading and trailing size-1 dimensions.
+void check_array(const TensorDesc& d, const GoldenArray& a, const std::string& who) {
+  if (a.kind == 0) return;
+  if (d.dtype != DType::F32 && (a.kind == 'b' || (a.kind == 'f' && !d.dtype_inferred)))
+    throw GoldenError(fmt::format("{}: a {} array ({} bytes per element) for an integer input ({}); store its values "
+                                  "as integers",
+                                  who, a.kind == 'b' ? "bool" : "floating-point", a.elem_bytes, dtype_name(d.dtype)));
+  if (squeezed(a.shape) != squeezed(d.shape))
+    throw GoldenError(fmt::format("{} expects shape {}, found array '{}' of shape {}", who, shape_str(d.shape), a.name,
+                                  shape_str(a.shape)));
+}
+
 bool is_integral(double v) { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.2e18; }
 
 Tensor make_input(TensorDesc& d, const GoldenArray& a, const std::vector<int64_t>& map,
@@ -136,6 +161,7 @@ std::vector<Tensor> load_inputs(Graph& g, const std::string& path) {
     const GoldenArray& a = src.arrays[i];
     const std::string who = fmt::format("{}: input {} '{}'", src.file, i, d.name);
     const int64_t n = shape_numel(d.shape);
+    check_array(d, a, who);
     if (static_cast<int64_t>(a.values.size()) != n) {
       std::string found = std::to_string(a.values.size()) + " elements";
       if (!a.shape.empty() || !src.channels_last)

@@ -248,6 +248,8 @@ GoldenArray parse_npy(const std::string& bytes, const std::string& name) {
   a.name = name;
   a.shape = h.shape;
   a.is_float = t.kind == 'f';
+  a.kind = t.kind;
+  a.elem_bytes = static_cast<int>(t.size);
   const size_t need = static_cast<size_t>(n) * t.size;
   if (bytes.size() - data_off != need)
     throw GoldenError(fmt::format("{}: .npy data is {} bytes, but shape {} of '{}' needs {}", name,

@@ -21,6 +21,8 @@ GoldenArray read_tensor_pb(const std::string& path) {
   a.shape = t.shape();
   a.values = t.to_f64();
   a.is_float = t.dtype() == DType::F32;
+  a.kind = a.is_float ? 'f' : t.dtype() == DType::U8 ? 'u' : 'i';
+  a.elem_bytes = static_cast<int>(dtype_size(t.dtype()));
   return a;
 }
 

@@ -229,3 +229,37 @@ TEST_CASE("random_inputs: deterministic per seed, within the dtype range", "[gol
   CHECK(lo < -64);   // 128 draws spread over the range
   CHECK(hi > 64);
 }
+
+// Regression (issue 36): input data was checked for its element count and its values only, so a
+// float64 or bool array, or one of another shape with the same count, ran and said bit-exact.
+// Now an array stored with a dtype and shape must hold integers for an integer input (floats of
+// integer values only where the file declares the input FLOAT: Deeploy's inputs.npz) and have
+// the input's shape (up to leading and trailing size-1 dimensions); a container wider than the
+// input (Deeploy stores int64) is fine when every value fits.
+TEST_CASE("load_inputs: float and bool arrays, other shapes and out-of-range values are errors", "[golden][inputs]") {
+  Fixture f(1, 2, 3);   // x: u8 [1, 1, 2, 3]
+  edgesim::test::TempDir d;
+  auto npz = [&](const std::string& name, const std::string& descr, const std::string& shape, const std::string& raw) {
+    return d.write(name, edgesim::test::make_zip64_style({{"a.npy", make_npy(descr, false, shape, raw)}}, false));
+  };
+  const std::vector<int64_t> v{0, 1, 2, 3, 4, 255};
+  CHECK(load_inputs(f.g, npz("i8.npz", "<i8", "(1, 1, 2, 3)", raw_bytes<int64_t>(v)))[0].to_ints() == v);
+  CHECK(load_inputs(f.g, npz("u1.npz", "|u1", "(2, 3)", raw_bytes<uint8_t>({0, 1, 2, 3, 4, 255})))[0].to_ints() == v);
+  CHECK(load_inputs(f.g, npz("i2.npz", "<i2", "(1, 2, 3, 1)", raw_bytes<int16_t>({0, 1, 2, 3, 4, 255})))[0].to_ints() == v);
+  CHECK_THROWS_WITH(load_inputs(f.g, npz("f8.npz", "<f8", "(1, 1, 2, 3)", raw_bytes<double>({0, 1, 2, 3, 4, 255}))),
+                    Contains("input 0 'x': a floating-point array (8 bytes per element) for an integer input (u8)"));
+  CHECK_THROWS_WITH(load_inputs(f.g, npz("b1.npz", "|b1", "(1, 1, 2, 3)", std::string(6, '\1'))),
+                    Contains("input 0 'x': a bool array"));
+  CHECK_THROWS_WITH(load_inputs(f.g, npz("t.npz", "<i8", "(1, 1, 3, 2)", raw_bytes<int64_t>(v))),
+                    Contains("input 0 'x' expects shape [1, 1, 2, 3], found array 'a' of shape [1, 1, 3, 2]"));
+  CHECK_THROWS_WITH(load_inputs(f.g, npz("flat.npz", "<i8", "(6,)", raw_bytes<int64_t>(v))),
+                    Contains("expects shape [1, 1, 2, 3], found array 'a' of shape [6]"));
+  CHECK_THROWS_WITH(load_inputs(f.g, npz("big.npz", "<i4", "(1, 1, 2, 3)", raw_bytes<int32_t>({0, 1, 2, 3, 4, 128000}))),
+                    Contains("input 0 'x': value 128000 at index 5 is out of range for u8 [0, 255]"));
+  const std::string f4 = d.write("x.npy", make_npy("<f4", false, "(1, 1, 2, 3)", raw_bytes<float>({0, 1, 2, 3, 4, 5})));
+  CHECK_THROWS_WITH(load_inputs(f.g, f4), Contains("a floating-point array"));
+  f.g.tensors[0].dtype_inferred = true;   // declared FLOAT in the file: Deeploy's float32 containers
+  CHECK(load_inputs(f.g, f4)[0].to_ints() == std::vector<int64_t>{0, 1, 2, 3, 4, 5});
+  CHECK_THROWS_WITH(load_inputs(f.g, npz("b2.npz", "|b1", "(1, 1, 2, 3)", std::string(6, '\1'))),
+                    Contains("a bool array"));
+}

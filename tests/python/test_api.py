@@ -90,6 +90,22 @@ class CliAndPython(unittest.TestCase):
                 call()
             self.assertNotIn("\n", str(e.exception))
 
+    def test_float_bool_and_misshaped_inputs_raise(self):
+        # Regression (issue 36): a float or bool array was cast to the integer input silently.
+        x = pb_array(os.path.join(GOLDEN, "input_0.pb"))
+        name = edgesim.import_network(RESNET8)["inputs"][0]["name"]
+        for bad, what in ((x.astype(np.float64), "a floating-point array (dtype float64)"),
+                          (x != 0, "a bool array (dtype bool)"),
+                          (x.reshape(x.shape[::-1]), "shape"),
+                          (x.astype(np.int32) * 1000, "does not fit")):
+            with self.assertRaises(edgesim.Error) as e:
+                edgesim.run(RESNET8, platform="gap8", inputs=[bad])
+            self.assertIn(f"input '{name}'", str(e.exception))
+            self.assertIn(what, str(e.exception))
+        r = edgesim.run(RESNET8, platform="gap8", inputs=[x.astype(np.int64)])   # wider integers: fine
+        self.assertTrue(r["verified"])
+
+
 class Api(unittest.TestCase):
     def test_platform_with_overrides(self):
         p = edgesim.platform("siracusa", ["cluster.n_cores=16"])
