@@ -8,7 +8,12 @@
 //   Mul of two runtime tensors  -> Mul (int32 product; a following RequantShift stays its own
 //                                  node, as Deeploy's PULP Mul kernel writes int32)
 // Attribute values outside the ops' documented domain are import errors naming the node and
-// the attribute (e.g. iSoftmax log2 = 0, a norm D that is not a power of two).
+// the attribute (e.g. iSoftmax log2 = 0, a norm D that is not a power of two, iSoftmax
+// coefficients with which the kernel's int64 arithmetic would overflow).
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "compiler/frontend/handlers.h"
 #include "compiler/frontend/requant_chain.h"
 #include "kernels/core/shape_rules.h"
@@ -57,6 +62,33 @@ void emit_unary(Builder& b, const OnnxNode& n, OpParams p, int x, DType dt, cons
   b.set_real(out_name, out);
 }
 
+// iSoftmax computes e = (A·q² + C) >> z in int64 with |q| <= max(L, D) + |B| (D the spread of
+// the input dtype: q = x − max + z·L + B), sums a row of them and multiplies each by N − 1
+// (kernels/softmax/reference.cc). Attributes with which some input of that dtype overflows int64
+// are refused, naming the attribute that makes it overflow: coeffC alone, then coeffB (or log2)
+// in q², then coeffA.
+void check_isoftmax_range(const OnnxNode& n, const SoftmaxParams& p, DType in, int64_t row) {
+  using u128 = unsigned __int128;
+  const int64_t scale = std::max<int64_t>({row, p.n_levels - 1, 1});
+  const u128 limit = static_cast<u128>(INT64_MAX) / static_cast<u128>(scale);
+  const u128 spread = static_cast<u128>(static_cast<__int128>(dtype_max(in)) - dtype_min(in));
+  const u128 mag_b = p.coeff_b < 0 ? -static_cast<u128>(p.coeff_b) : static_cast<u128>(p.coeff_b);
+  const u128 base = std::max<u128>(spread, static_cast<u128>(p.log2));
+  const u128 q = base + mag_b;
+  auto fail = [&](const char* attr, int64_t v) {
+    bad_attr(n, attr, v,
+             fmt::format("coeffA*(|x - max| + |coeffB|)^2 + coeffC, summed over a row of {} and scaled by n_levels - 1, "
+                         "overflows int64 for {} input",
+                         row, dtype_name(in)));
+  };
+  if (static_cast<u128>(p.coeff_c) > limit) fail("coeffC", p.coeff_c);
+  if (q > limit || q * q > limit) {
+    if (static_cast<u128>(p.log2) > spread && (mag_b == 0 || base > limit || base * base > limit)) fail("log2", p.log2);
+    fail("coeffB", p.coeff_b);
+  }
+  if (static_cast<u128>(p.coeff_a) * (q * q) > limit - static_cast<u128>(p.coeff_c)) fail("coeffA", p.coeff_a);
+}
+
 }  // namespace
 
 void import_softmax(Builder& b, const OnnxNode& n) {
@@ -73,6 +105,7 @@ void import_softmax(Builder& b, const OnnxNode& n) {
     if (p.log2 < 1) bad_attr(n, "log2", p.log2, "the exponent step must be >= 1");
     if (p.coeff_a < 1) bad_attr(n, "coeffA", p.coeff_a, "must be >= 1");
     if (p.coeff_c < 0) bad_attr(n, "coeffC", p.coeff_c, "must be >= 0");
+    check_isoftmax_range(n, p, b.desc(x).dtype, b.desc(x).shape.back());
   }
   emit_unary(b, n, p, x, dtype_for_range(0, p.n_levels - 1), n.outputs[0], {n.op});
 }

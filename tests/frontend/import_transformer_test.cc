@@ -24,13 +24,13 @@ void one_line_naming(const std::string& msg, const std::string& node, const std:
   CHECK(msg.find(what) != std::string::npos);
 }
 
-OnnxWriter softmax_model(int64_t log2) {
+OnnxWriter softmax_model(int64_t log2, int64_t a = 1, int64_t b = 64, int64_t c = 2136) {
   OnnxWriter m;
   m.input("x", kF, {1, 2, 8}).output("y", kF, {1, 2, 8});
   auto& n = m.node("iSoftmax", {"x"}, {"y"}, "sm");
-  OnnxWriter::attr_i(n, "coeffA", 1);
-  OnnxWriter::attr_i(n, "coeffB", 64);
-  OnnxWriter::attr_i(n, "coeffC", 2136);
+  OnnxWriter::attr_i(n, "coeffA", a);
+  OnnxWriter::attr_i(n, "coeffB", b);
+  OnnxWriter::attr_i(n, "coeffC", c);
   OnnxWriter::attr_i(n, "log2", log2);
   OnnxWriter::attr_i(n, "n_levels", 256);
   return m;
@@ -78,6 +78,26 @@ TEST_CASE("frontend transformer ops: attribute values outside their domain are o
   gat.init_i("i", {2}, {0, 1});
   OnnxWriter::attr_i(gat.node("Gather", {"x", "i"}, {"y"}, "gat"), "axis", 1);
   one_line_naming(import_error(gat.save(dir, "gat.onnx")), "gat", "scalar");
+}
+
+// Regression (issue 36): iSoftmax coefficients were range-checked for sign only, so coeffA >=
+// 2^40, coeffB = +-2^62 or coeffC = 2^62 imported and overflowed int64 in the kernel
+// (kernels/softmax/reference.cc). Now the worst case over the input's dtype must fit.
+TEST_CASE("frontend transformer ops: iSoftmax coefficients that overflow int64 are one error naming the attribute",
+          "[frontend][errors][transformer]") {
+  TempDir dir;
+  const std::string why = "overflows int64 for u8 input";   // the input type inferred
+  const int64_t p62 = int64_t{1} << 62;
+  one_line_naming(import_error(softmax_model(1, int64_t{1} << 40).save(dir, "a40.onnx")), "sm", "coeffA=1099511627776");
+  one_line_naming(import_error(softmax_model(1, 1, p62).save(dir, "bp.onnx")), "sm", "coeffB=4611686018427387904");
+  one_line_naming(import_error(softmax_model(1, 1, -p62).save(dir, "bn.onnx")), "sm", "coeffB=-4611686018427387904");
+  one_line_naming(import_error(softmax_model(1, 1, 64, p62).save(dir, "c.onnx")), "sm", "coeffC=4611686018427387904");
+  one_line_naming(import_error(softmax_model(1, 1, 64, p62).save(dir, "c2.onnx")), "sm", why);
+  one_line_naming(import_error(softmax_model(p62).save(dir, "l.onnx")), "sm", "log2=4611686018427387904");
+  // Deeploy's own values (microLlama, Attention: A 1, B up to 345, C up to 62,395, log2 up to 255)
+  // and values close to the bound still import.
+  CHECK(import_error(softmax_model(255, 1, 345, 62395).save(dir, "deeploy.onnx")).empty());
+  CHECK(import_error(softmax_model(1, int64_t{1} << 30).save(dir, "a30.onnx")).empty());
 }
 
 TEST_CASE("frontend transformer ops: IntegerMean over a non-power-of-two count rounds half away from zero",
