@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "platforms/util/regular_file.h"
+
 namespace edgesim::codegen {
 
 namespace {
@@ -62,6 +64,7 @@ PerfLog parse_perf_log(const std::string& text, const std::string& file) {
 }
 
 PerfLog read_perf_log(const std::string& path) {
+  if (const std::string why = not_regular_file(path); !why.empty()) throw std::runtime_error(path + ": " + why);
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error(path + ": cannot read");
   std::ostringstream s;

@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "compiler/frontend/import.h"
+#include "platforms/util/regular_file.h"
 
 namespace edgesim::frontend {
 
@@ -18,8 +19,9 @@ FileBytes::FileBytes(const std::string& path, const std::string& what) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw ImportError(path + ": no such file");
   if (std::filesystem::is_directory(path, ec)) throw ImportError(path + ": is a directory, expected " + what);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ImportError(path + ": cannot open file");
+  std::string why;   // a FIFO or device is refused before it can block or never end
+  const int fd = open_regular_file(path, why);
+  if (fd < 0) throw ImportError(path + ": " + (why == "cannot open" ? "cannot open file" : why));
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     void* m = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);

@@ -1,8 +1,8 @@
 // Whole-file reads of the front end (ONNX models, TensorProto files). A regular file is mapped
 // read-only (mmap), so a model's bytes are parsed straight from the page cache: no copy, no
-// zero-filled buffer, and the pages are dropped when the parse is done. Anything that cannot be
-// mapped (a pipe, /proc, an empty file) is read into memory instead. Internal to
-// compiler/frontend.
+// zero-filled buffer, and the pages are dropped when the parse is done. A file that cannot be
+// mapped (an empty one) is read into memory instead; anything but a regular file (a FIFO,
+// /dev/zero) is refused. Internal to compiler/frontend.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -12,7 +12,8 @@ namespace edgesim::frontend {
 class FileBytes {
  public:
   // Throws ImportError "<path>: no such file" / "is a directory, expected <what>" /
-  // "cannot open file" / "read error".
+  // "is a FIFO (named pipe), not a regular file" (and other kinds) / "cannot open file" /
+  // "read error".
   FileBytes(const std::string& path, const std::string& what);
   ~FileBytes();
   FileBytes(const FileBytes&) = delete;

@@ -9,8 +9,8 @@
 
 namespace edgesim::golden_detail {
 
-// Throws GoldenError "<path>: cannot open ..." / "<path>: is a directory" unless path is a
-// readable regular file.
+// Throws GoldenError "<path>: cannot open ..." / "<path>: is a directory" / "<path>: is a FIFO
+// (named pipe), not a regular file" (and other kinds) unless path is a readable regular file.
 void require_file(const std::string& path);
 
 // Reads the whole file; throws GoldenError as require_file does.

@@ -12,6 +12,7 @@
 
 #include "compiler/golden/detail.h"
 #include "compiler/golden/golden.h"
+#include "platforms/util/regular_file.h"
 
 namespace edgesim {
 
@@ -56,6 +57,7 @@ void require_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw GoldenError(path + ": no such file or directory");
   if (std::filesystem::is_directory(path, ec)) throw GoldenError(path + ": is a directory");
+  if (const std::string why = not_regular_file(path); !why.empty()) throw GoldenError(path + ": " + why);
   std::ifstream f(path, std::ios::binary);
   if (!f) throw GoldenError(path + ": cannot open (not readable)");
 }

@@ -78,6 +78,7 @@ Source read_source(const std::string& path, const Graph& g) {
     throw GoldenError(path + ": no inputs found (expected input.txt, inputs.npz, input_<i>.pb "
                              "or test_data_set_0/)");
   }
+  require_file(path);   // a FIFO or device is refused before sniff() opens it
   std::string ext = extension(path);
   if (ext != "npz" && ext != "npy" && ext != "pb" && ext != "txt") ext = sniff(path);
   if (ext == "npz") return read_npz_inputs(path, g);

@@ -17,6 +17,7 @@
 #include "compiler/tune/objective.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/hash.h"
+#include "platforms/util/regular_file.h"
 
 namespace edgesim {
 
@@ -188,6 +189,8 @@ std::string tune_key(const std::string& signature, const PlatformSpec& spec, siz
 TuneCache::TuneCache(std::string path) : path_(std::move(path)) {
   std::error_code ec;
   if (path_.empty() || !fs::exists(path_, ec)) return;
+  if (const std::string why = not_regular_file(path_); !why.empty())
+    throw std::runtime_error(fmt::format("tune cache {}: {}", path_, why));
   std::ifstream f(path_);
   json j;
   try {

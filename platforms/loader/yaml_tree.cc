@@ -15,6 +15,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "platforms/loader/loader.h"
+#include "platforms/util/regular_file.h"
 
 namespace edgesim::detail {
 
@@ -139,6 +140,8 @@ struct DocCounter : YAML::EventHandler {
 }  // namespace
 
 FlatDoc read_flat_yaml(const std::string& path, const std::string& kind) {
+  if (const std::string why = not_regular_file(path); !why.empty())
+    throw PlatformError(fmt::format("{}: {}, expected a {}", path, why, kind));
   std::ifstream in(path);
   if (!in) throw PlatformError(fmt::format("{}: cannot open {}", path, kind));
   std::stringstream ss;

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "frontend/onnx_writer.h"
 #include "support/paths.h"
 #include "support/run.h"
@@ -86,4 +88,31 @@ TEST_CASE("cli resources: raw bytes from a corrupted file are printed escaped", 
   const test::RunResult r = run_edgesim("verify " + bad);
   one_clean_error(r);
   CHECK(r.output.find("unsupported op 'B\\xff\\x1b[1m\\x01'") != std::string::npos);
+}
+
+// Regression (issue 36): a FIFO given as a network, platform or data file blocked edgesim until
+// a writer came, and /dev/zero was read until memory ran out; now every reader refuses anything
+// but a regular file with one error line.
+TEST_CASE("cli resources: FIFOs and devices are refused as networks, platforms and data", "[e2e][cli][resources]") {
+  TempDir dir;
+  const std::string fifo = dir.file("pipe");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string tiny = test::source_dir() + "/models/tiny/model.onnx";
+  for (const std::string& special : {fifo, std::string("/dev/zero")}) {
+    const std::string kind = special == fifo ? "is a FIFO (named pipe), not a regular file" : "is a character device, not a regular file";
+    for (const std::string& cmd : {"verify " + special, "run -p gap8 " + special,
+                                   "describe --platform " + special, "run -p " + special + " " + tiny,
+                                   "verify " + tiny + " --inputs " + special, "run -p gap8 " + tiny + " --inputs " + special,
+                                   "run -p gap8 " + tiny + " --expected " + special}) {
+      const test::RunResult r = run_edgesim(cmd);
+      INFO(cmd << "\n" << r.output);
+      CHECK(r.status == 2);
+      // One error line, the last (verify prints its network line first).
+      const size_t nl = r.output.size() < 2 ? std::string::npos : r.output.rfind('\n', r.output.size() - 2);
+      const std::string last = r.output.substr(nl == std::string::npos ? 0 : nl + 1);
+      CHECK(last.rfind("edgesim: error: " + special + ": " + kind, 0) == 0);
+      CHECK(last.find('\n') == last.size() - 1);
+      CHECK(r.output.find("edgesim: error:") == r.output.size() - last.size());
+    }
+  }
 }
