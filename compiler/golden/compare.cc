@@ -18,6 +18,7 @@
 
 #include "compiler/golden/detail.h"
 #include "compiler/golden/golden.h"
+#include "platforms/util/printable.h"
 
 namespace edgesim {
 namespace {
@@ -196,16 +197,18 @@ std::vector<CheckResult> check_expected(const Graph& g, const InterpreterResult&
 }
 
 std::string format_check(const CheckResult& c) {
-  const std::string file = c.file.empty() ? c.what : c.file;
+  // File and node names are escaped: the line goes to a terminal (CheckResult keeps the bytes).
+  const std::string file = printable(c.file.empty() ? c.what : c.file);
+  const std::string desc = printable(c.desc);
   if (c.ok()) {
-    std::string s = fmt::format("match  {}  {}  {} elements", file, c.desc, c.count);
+    std::string s = fmt::format("match  {}  {}  {} elements", file, desc, c.count);
     if (c.within_tolerance > 0)
       s += fmt::format(" ({} within tolerance, max |diff| {})", c.within_tolerance,
                        format_value(c.max_abs_diff));
     return s;
   }
   return fmt::format("MISMATCH {} {}: {} of {} differ; first at index {}: expected {}, got {}",
-                     file, c.desc, c.mismatches, c.count, c.first_index,
+                     file, desc, c.mismatches, c.count, c.first_index,
                      format_value(c.expected), format_value(c.got));
 }
 

@@ -115,7 +115,7 @@ struct CheckResult {
 
 // One-line report: "match  out_layer3.txt  layer 3 conv 'Conv_12'  20000 elements" or
 // "MISMATCH out_layer5.txt layer 5 add 'Add_7': 14 of 20000 differ; first at index 123:
-// expected 45, got 44".
+// expected 45, got 44". Names are printable ASCII (platforms/util/printable.h).
 std::string format_check(const CheckResult& c);
 
 struct VerifyOptions {

@@ -31,6 +31,7 @@
 #include "compiler/tune/tuned_policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/report/text_table.h"
@@ -88,7 +89,8 @@ void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<Lay
     const double pct = budget > 0 ? 100.0 * static_cast<double>(l1.l1_bytes) / static_cast<double>(budget) : 0;
     const Node& node = g.nodes.at(static_cast<size_t>(t.node));
     const size_t index = k < layers.size() && layers[k] == t.node ? k : static_cast<size_t>(t.node);
-    std::vector<std::string> row = {std::to_string(index), node.name, layer_label(g, node), engine_role(spec, node.engine)};
+    std::vector<std::string> row = {std::to_string(index), printable(node.name), layer_label(g, node),
+                                    engine_role(spec, node.engine)};   // names from the file escaped
     if (l3) row.push_back(l3_slab_label(geom, t.l3));
     for (std::string cell : {l1_tile_label(l1), std::to_string(tile_count(geom, t)),
                              fmt::format("{} ({:.1f}%)", l1.l1_bytes, pct), std::to_string(l2_bytes(geom, t.l3))})
@@ -144,11 +146,11 @@ int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
   };
   for (size_t j = 0; j < g.outputs.size(); ++j)
     if (!compare(want.outputs.at(j), got.outputs.at(j),
-                 fmt::format("output {} '{}'", j, g.tensor(g.outputs[j]).name)))
+                 fmt::format("output {} '{}'", j, printable(g.tensor(g.outputs[j]).name))))
       return 1;
   for (size_t t = 0; t < g.tensors.size() && t < got.values.size(); ++t) {
     if (!got.values[t] || !want.values[t]) continue;
-    if (!compare(*want.values[t], *got.values[t], fmt::format("tensor %{} '{}'", t, g.tensors[t].name))) return 1;
+    if (!compare(*want.values[t], *got.values[t], fmt::format("tensor %{} '{}'", t, printable(g.tensors[t].name)))) return 1;
   }
   std::cout << fmt::format("check: tiled execution bit-exact ({} tensors, random inputs seed {})\n", n, seed);
   return 0;
@@ -173,10 +175,11 @@ int run_compile(const CompileArgs& a) {
   EngineAssignment engines = assign_engines_cli(g, spec, req_engines);
   apply_ne16_pw_reshape(g, spec, a.policy, &engines);   // Deeploy's NE16 pointwise reshape (as `run`)
   if (a.policy == "tuned") prepare_tuned_graph(g, spec, &engines);   // engine and weight home by simulation
-  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", a.model, g.dialect.empty() ? "?" : g.dialect,
+  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", printable(a.model),
+                           g.dialect.empty() ? "?" : g.dialect,
                            g.nodes.size(), g.layer_nodes().size());
   std::cout << fmt::format("engines:  {}\n", engine_summary(g, engines));
-  std::cout << fmt::format("platform: {} ({}), policy {}\n", spec.name, platform, a.policy);
+  std::cout << fmt::format("platform: {} ({}), policy {}\n", printable(spec.name), printable(platform), a.policy);
 
   std::vector<LayerTiling> tilings;
   try {

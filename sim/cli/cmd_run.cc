@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/golden/golden.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/run_session.h"
@@ -25,7 +26,7 @@ int run_run(const RunOptions& a) {
   const Graph& g = flow.graph;
   const RunResult& r = flow.sim.result;
   print_platform_warnings(flow.spec);
-  std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}\n", a.model,
+  std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}\n", printable(a.model),
                            g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), session.input_label,
                            engine_summary(g, flow.engines));
   print_run_table(std::cout, r, a.wide ? 0 : 100);

@@ -29,6 +29,7 @@
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/exec/executor.h"
@@ -101,7 +102,7 @@ int run_tune(const TuneArgs& a) {
 
   std::cout << fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} simulated per layer, "
                            "-j {}, objective {}\ncache:    {}\n\n",
-                           a.model, g.layer_nodes().size(), spec.name, platform, sim ? sim->name() : "analytic",
+                           printable(a.model), g.layer_nodes().size(), printable(spec.name), printable(platform), sim ? sim->name() : "analytic",
                            a.top_k, a.jobs, a.objective, ts.cache_path.empty() ? "none" : ts.cache_path);
   const auto t0 = std::chrono::steady_clock::now();
   NetworkTuneResult nr;
@@ -144,7 +145,7 @@ int run_tune(const TuneArgs& a) {
     const std::string op = layer_label(g, g.nodes[static_cast<size_t>(r.node)]);
     const bool npu = g.nodes[static_cast<size_t>(r.node)].engine == "npu";
     if (r.tuned_cycles < 0) {   // not evaluated (no simulator): the NPU's own tile
-      table.add_row({std::to_string(i), r.name, op, "-", "-", "-", "-", tile_label(r.tuned) + (npu ? " npu" : ""), "-", "-", "-", ""});
+      table.add_row({std::to_string(i), printable(r.name), op, "-", "-", "-", "-", tile_label(r.tuned) + (npu ? " npu" : ""), "-", "-", "-", ""});
       continue;
     }
     const int64_t best = std::min(r.dory_cycles < 0 ? INT64_MAX : r.dory_cycles,
@@ -158,15 +159,15 @@ int run_tune(const TuneArgs& a) {
     hits += r.cached;
     if (r.simulated > 3) tau_sum += r.tau, ++tau_n;
     if (r.options.size() > 2 && !npu) tau_l3_sum += r.tau_l3, ++tau_l3_n;   // (NPU estimates: per slab)
-    table.add_row({std::to_string(i), r.name, op, cyc(r.dory_cycles), cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
+    table.add_row({std::to_string(i), printable(r.name), op, cyc(r.dory_cycles), cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
                    fmt::format("{:.1f}%", 100.0 * static_cast<double>(best - r.tuned_cycles) / static_cast<double>(best)),
                    tile_label(r.tuned) + (npu ? " npu" : ""), std::to_string(r.ranked), std::to_string(r.simulated), fmt::format("{:.2f}", r.tau),
                    r.cached ? "cached" : ""});
     if (by_energy) {
       e_tuned += r.tuned_energy_pj;
       e_fastest += r.fastest_energy_pj;
-      if (!r.why.empty()) why += fmt::format("  {} {}: {}\n", i, r.name, r.why);
-      energy.add_row({std::to_string(i), r.name, cyc(r.fastest_cycles), uj(r.fastest_energy_pj), cyc(r.tuned_cycles),
+      if (!r.why.empty()) why += fmt::format("  {} {}: {}\n", i, printable(r.name), r.why);
+      energy.add_row({std::to_string(i), printable(r.name), cyc(r.fastest_cycles), uj(r.fastest_energy_pj), cyc(r.tuned_cycles),
                       uj(r.tuned_energy_pj), r.why.empty() ? "= the fastest" : tile_label(r.tuned)});
     }
   }
@@ -206,9 +207,9 @@ int run_tune(const TuneArgs& a) {
                            nr.chosen == "tuned" ? "the tuned plan"
                            : nr.library.empty() ? "no tuned plan beat " + nr.chosen + "'s: its plan is used"
                                                 : "no plan beat Deeploy's flow: its plan and kernel library are used");
-  for (const std::string& c : nr.changes) std::cout << "  " << c << "\n";
+  for (const std::string& c : nr.changes) std::cout << "  " << printable(c) << "\n";   // node names from the file
   for (const EngineChange& c : nr.engine_changes)
-    std::cout << fmt::format("  {} {}: {} -> {} ({} -> {} cycles alone)\n", g.nodes[static_cast<size_t>(c.node)].name,
+    std::cout << fmt::format("  {} {}: {} -> {} ({} -> {} cycles alone)\n", printable(g.nodes[static_cast<size_t>(c.node)].name),
                              c.what == "engine" ? "engine" : "weights", c.from, c.to, c.from_cycles, c.to_cycles);
   const int64_t ref = std::min(nr.dory < 0 ? INT64_MAX : nr.dory, nr.deeploy < 0 ? INT64_MAX : nr.deeploy);
   std::cout << fmt::format("\nwhole network (timing-only simulation): dory {}, deeploy {}, tuned {} cycles", cyc(nr.dory),

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "platforms/util/printable.h"
 #include "sim/report/format.h"
 #include "sim/report/text_table.h"
 
@@ -71,7 +72,7 @@ std::string energy_table(const RunResult& r, size_t width) {
   for (size_t i = 0; i < r.layers.size(); ++i) {
     const LayerStats& l = r.layers[i];
     const double e = l.energy.total_pj();
-    std::vector<std::string> row = {std::to_string(i), l.name, l.engine, energy_text(e),
+    std::vector<std::string> row = {std::to_string(i), printable(l.name), l.engine, energy_text(e),
                                     l.macs > 0 ? fmt::format("{:.1f}", pj_per_mac(e, l.macs)) : "-", share(e)};
     for (const std::string& b : blocks) row.push_back(energy_text(l.energy.block_pj(b)));
     t.add_row(std::move(row));

@@ -4,12 +4,15 @@
 // over the layers; then the tiling table (L2->L1 tile, L1 bytes, L3->L2 slab per layer and why it
 // runs on its engine); then the wall and accounted totals, the run time at the cluster clock and
 // the verification status. Both tables fit `width` columns (sim/report/text_table.h; 0 = --wide);
-// the output depends only on the RunResult and the width (no locale, no terminal query).
+// the output depends only on the RunResult and the width (no locale, no terminal query). Names
+// read from files (nodes, network, platform) are printed through printable(): a name cannot
+// drive the terminal (ESC), break a line (CR, LF, NUL) or emit invalid UTF-8.
 #include <algorithm>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "platforms/util/printable.h"
 #include "sim/report/energy_report.h"
 #include "sim/report/format.h"
 #include "sim/report/report.h"
@@ -46,7 +49,7 @@ std::vector<TableColumn> cycle_columns() {
 
 std::vector<std::string> layer_row(size_t index, const LayerStats& l) {
   return {std::to_string(index),
-          l.name,
+          printable(l.name),
           l.op,
           l.engine,
           group_digits(l.macs),
@@ -97,7 +100,7 @@ std::string tiling_table(const RunResult& r, size_t width) {
   for (size_t i = 0; i < r.layers.size(); ++i) {
     const LayerStats& l = r.layers[i];
     const LayerTilingStats& ti = l.tiling;
-    std::vector<std::string> row = {std::to_string(i), l.name, l.engine, ti.tiled ? ti.l1_label : "whole tensors in L2",
+    std::vector<std::string> row = {std::to_string(i), printable(l.name), l.engine, ti.tiled ? ti.l1_label : "whole tensors in L2",
                                     ti.tiled ? group_digits(ti.l1_bytes) : "-"};
     if (l3) row.push_back(ti.tiled ? ti.l3_label : "-");
     if (reasons) row.push_back(l.engine_reason);
@@ -106,7 +109,9 @@ std::string tiling_table(const RunResult& r, size_t width) {
   return t.render(width);
 }
 
-std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+// Names from files (network, platform) are escaped, as node names in the tables are: every byte
+// outside printable ASCII as \xNN (the JSON report keeps the bytes).
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : printable(s); }
 
 }  // namespace
 
@@ -142,7 +147,7 @@ void print_run_table(std::ostream& os, const RunResult& r, size_t width) {
   const auto ops = report::op_split_lines(r, 100, 14);
   for (size_t i = 0; i < ops.size(); ++i) os << (i == 0 ? "by op:        " : "              ") << ops[i] << '\n';
   if (r.energy_modelled) os << '\n' << report::energy_table(r, width);
-  for (const std::string& w : r.warnings) os << "warning:      " << w << '\n';
+  for (const std::string& w : r.warnings) os << "warning:      " << printable(w) << '\n';
   os << "verification: " << report::verification(r) << '\n';
 }
 

@@ -90,6 +90,33 @@ TEST_CASE("cli resources: raw bytes from a corrupted file are printed escaped", 
   CHECK(r.output.find("unsupported op 'B\\xff\\x1b[1m\\x01'") != std::string::npos);
 }
 
+// Regression (issue 36): node names went raw into the tables of `run` and `compile` (and the
+// lines of `tune`), so a corrupted name could clear the screen, break rows or print invalid
+// UTF-8. Every byte of their output is now printable ASCII or a newline; `run --json` keeps the
+// name's bytes.
+TEST_CASE("cli resources: node names from a file are printed escaped in run and compile", "[e2e][cli][resources]") {
+  TempDir dir;
+  onnx::ModelProto m = load_model(test::source_dir() + "/models/tiny/model.onnx");
+  const std::string name("n\x1b[2J\r\n\0", 8);
+  for (int i = 0; i < m.graph().node_size(); ++i)
+    m.mutable_graph()->mutable_node(i)->set_name(name + std::to_string(i) + (i == 0 ? "\xff" : ""));
+  const std::string bad = dir.write("names.onnx", m.SerializeAsString());
+  const std::string json = dir.path().string() + "/r.json";
+  for (const std::string& cmd : {"run -p gap8 --json " + json + " " + bad, "run -p gap8 --wide " + bad,
+                                 "compile -p gap8 " + bad, "compile -p gap8 --wide " + bad,
+                                 "tune -p gap8 --analytic-only --no-cache " + bad}) {
+    const test::RunResult r = run_edgesim(cmd);
+    INFO(cmd << "\n" << r.output);
+    CHECK(r.status == 0);
+    for (char c : r.output) CHECK(((c >= 0x20 && c <= 0x7e) || c == '\n'));
+  }
+  CHECK(run_edgesim("compile -p gap8 --wide " + bad).output.find("n\\x1b[2J\\x0d\\x0a\\x00") != std::string::npos);
+  std::ifstream f(json);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  CHECK(ss.str().find("\"n\\u001b[2J\\r\\n\\u0000") != std::string::npos);   // JSON's own escapes of the bytes
+}
+
 // Regression (issue 36): a FIFO given as a network, platform or data file blocked edgesim until
 // a writer came, and /dev/zero was read until memory ran out; now every reader refuses anything
 // but a regular file with one error line.

@@ -208,6 +208,26 @@ TEST_CASE("run table: failed and timing-only verification, long names", "[report
   CHECK(table_of(r).find("note:         layers cover 80,500 of the 90,000 cycles") != std::string::npos);
 }
 
+// Regression (issue 36): node names reached the terminal raw, so a name from a corrupted or
+// hostile file could drive it (ESC), break rows (CR, LF, NUL) or print invalid UTF-8. The table
+// prints them escaped as \xNN; the JSON report keeps the bytes.
+TEST_CASE("run table: names from files are printed escaped, JSON keeps their bytes", "[report]") {
+  RunResult r = synthetic();
+  const std::string raw("c\x1b[2J\r\n\0x\xff", 10);
+  r.layers[0].name = raw;
+  r.network = std::string("net\x1b]0;t\x07", 9);
+  r.warnings = {std::string("w\r\x1b[1m", 6)};
+  for (const std::string& t : {table_of(r), narrow_table_of(r)}) {
+    INFO(t);
+    for (char c : t) CHECK(((c >= 0x20 && c <= 0x7e) || c == '\n'));
+    CHECK(t.find("network:      net\\x1b]0;t\\x07\n") != std::string::npos);
+    CHECK(t.find("warning:      w\\x0d\\x1b[1m\n") != std::string::npos);
+  }
+  CHECK(table_of(r).find("  c\\x1b[2J\\x0d\\x0a\\x00x\\xff  ") != std::string::npos);   // both tables, unabridged
+  r.layers[0].name = std::string("c\x1b[2J\r\n\0x", 9);   // valid UTF-8: JSON carries it exactly
+  CHECK(json::parse(run_to_json(r))["layers"][0]["name"].get<std::string>() == r.layers[0].name);
+}
+
 TEST_CASE("report formatting: durations, frequencies, shortened names", "[report]") {
   CHECK(report::duration(736'750, 175'000'000) == "4.21 ms");
   CHECK(report::time_at_clock(736'750, 175'000'000) == "4.21 ms @ 175 MHz");
