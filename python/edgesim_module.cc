@@ -254,7 +254,10 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
       option += values.cast<std::string>();
     } else {
       std::string list;
-      for (const py::handle v : values) list += (list.empty() ? "" : ",") + py::str(v).cast<std::string>();
+      for (const py::handle v : values) {   // appended piecewise: GCC 12 warns (-Wrestrict) on "," + str here
+        if (!list.empty()) list += ',';
+        list += py::str(v).cast<std::string>();
+      }
       option += list;
     }
     options.push_back(option);
