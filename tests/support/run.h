@@ -14,10 +14,9 @@ struct RunResult {
   std::string output;     // stdout + stderr
 };
 
-// args is appended to the edgesim binary path verbatim (quote paths with spaces yourself).
-inline RunResult run_edgesim(const std::string& args) {
+// A shell command line, run as given (add 2>&1 to capture stderr too).
+inline RunResult run_shell(const std::string& cmd) {
   RunResult r;
-  std::string cmd = "'" + edgesim_bin() + "' " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf{};
@@ -28,5 +27,8 @@ inline RunResult run_edgesim(const std::string& args) {
   else if (WIFSIGNALED(st)) r.status = 128 + WTERMSIG(st);
   return r;
 }
+
+// args is appended to the edgesim binary path verbatim (quote paths with spaces yourself).
+inline RunResult run_edgesim(const std::string& args) { return run_shell("'" + edgesim_bin() + "' " + args + " 2>&1"); }
 
 }  // namespace edgesim::test

@@ -162,21 +162,13 @@ TEST_CASE("edgesim sweep --mpi without the MPI plugin is one error naming where 
   const std::string exe = d.file("edgesim");
   std::filesystem::copy_file(edgesim_bin(), exe);
   std::filesystem::permissions(exe, std::filesystem::perms::owner_all);
-  const std::string cmd = fmt::format("'{}' sweep -p '{}' --set l1.size=64KiB '{}' --mpi -o '{}' 2>&1", exe, gap8(),
-                                      tiny_net(), d.file("r.csv"));
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = ::pclose(p);
-  INFO(out);
-  REQUIRE(WIFEXITED(st));
-  CHECK(WEXITSTATUS(st) == 2);
-  CHECK_THAT(out, Catch::StartsWith("edgesim: error: ") && Catch::Contains("MPI support not found") &&
-                      Catch::Contains(d.file("libedgesim_mpi.so")));
-  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  const auto r = run_shell(fmt::format("'{}' sweep -p '{}' --set l1.size=64KiB '{}' --mpi -o '{}' 2>&1",
+                                                      exe, gap8(), tiny_net(), d.file("r.csv")));
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::StartsWith("edgesim: error: ") && Catch::Contains("MPI support not found") &&
+                           Catch::Contains(d.file("libedgesim_mpi.so")));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   CHECK_FALSE(std::filesystem::exists(d.file("r.csv")));
 }
 
@@ -197,16 +189,9 @@ TEST_CASE("edgesim sweep under mpirun -n 2 writes the bytes of the local run", "
   const std::string cmd = fmt::format("mpirun -n 2 --oversubscribe {} -x ASAN_OPTIONS=fast_unwind_on_malloc=0 '{}' sweep {} -o '{}' --json '{}' 2>&1",
                                       ::geteuid() == 0 ? "--allow-run-as-root" : "", edgesim_bin(), args, b.file("r.csv"),
                                       b.file("r.json"));
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int st = ::pclose(p);
-  INFO(out);
-  REQUIRE(WIFEXITED(st));
-  REQUIRE(WEXITSTATUS(st) == 0);
+  const auto r = run_shell(cmd);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
   CHECK(slurp(b.file("r.csv")) == slurp(a.file("r.csv")));
   CHECK(slurp(b.file("r.json")) == slurp(a.file("r.json")));
 }
