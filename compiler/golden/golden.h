@@ -5,6 +5,7 @@
 // All readers throw GoldenError with a one-line message naming the file (and line / member).
 #pragma once
 #include <stdexcept>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,7 +64,7 @@ class NpzArchive {
  private:
   std::string path_;
   struct Zip;
-  Zip* zip_ = nullptr;
+  std::unique_ptr<Zip> zip_;        // owned: freed when the constructor throws, too
   std::vector<uint64_t> members_;   // zip indices of the array members
 };
 GoldenArray read_tensor_pb(const std::string& path);

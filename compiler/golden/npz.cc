@@ -85,14 +85,12 @@ struct NpzArchive::Zip {
   std::unique_ptr<zip_t, ZipCloser> za;
 };
 
-NpzArchive::NpzArchive(const std::string& path) : path_(path), zip_(new Zip) {
+NpzArchive::NpzArchive(const std::string& path) : path_(path), zip_(std::make_unique<Zip>()) {
   golden_detail::require_file(path);   // uniform "cannot open" / "is a directory" errors
   int err = 0;
   zip_->za.reset(zip_open(path.c_str(), ZIP_RDONLY, &err));
-  if (!zip_->za) {
-    delete zip_;
+  if (!zip_->za)
     throw GoldenError(fmt::format("{}: not a readable .npz (ZIP) archive: {}", path, zip_error_text(err)));
-  }
   const zip_int64_t count = zip_get_num_entries(zip_->za.get(), 0);
   for (zip_int64_t i = 0; i < count; ++i) {
     const char* name = zip_get_name(zip_->za.get(), static_cast<zip_uint64_t>(i), 0);
@@ -101,7 +99,7 @@ NpzArchive::NpzArchive(const std::string& path) : path_(path), zip_(new Zip) {
   }
 }
 
-NpzArchive::~NpzArchive() { delete zip_; }
+NpzArchive::~NpzArchive() = default;
 
 GoldenArray NpzArchive::read(size_t k, const NpzExpect* expect) const {
   const zip_uint64_t i = members_.at(k);
