@@ -1,4 +1,4 @@
-// Deeploy's integer transformer ops (DIALECTS.md §3.3) as fused Graph nodes:
+// Deeploy's integer transformer ops (docs/dialects.md) as fused Graph nodes:
 //   iSoftmax, ITAMax            -> Softmax (uint8 [0, N−1] output)
 //   iRMSNorm(x, w), iLayerNorm(x, w, b) -> Norm (weights inside the params)
 //   iHardswish, iGELU [+ RequantShift]  -> Act (the requant merged, as Deeploy's

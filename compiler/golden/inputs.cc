@@ -1,4 +1,4 @@
-// Loading graph inputs from golden data (networks/README.md §1, DIALECTS.md §3.1): array i of
+// Loading graph inputs from golden data (networks/README.md §1, docs/dialects.md): array i of
 // the source goes to the i-th real graph input (extra trailing arrays are ignored: Deeploy
 // ships weights there). DORY input.txt files are channels-last (HWC, or [L, C] in 1-D) and are
 // permuted into the graph's NCHW input. Values are checked to be integers within the input's

@@ -216,7 +216,7 @@ Schedule build_schedule(const Graph& g, const PlatformSpec& spec, const std::vec
   if (opt.constants != "auto" && opt.constants != "l3")
     throw std::invalid_argument("schedule: unknown constants placement '" + opt.constants + "' (known: auto, l3)");
   // Constants resident in L2 for the whole run do not fit: keep them in L3 and stage each
-  // layer's constants into L2 for its step, as DORY's network loop does (TIMING_MODELS.md §8.5).
+  // layer's constants into L2 for its step, as DORY's network loop does (docs/timing.md).
   if (over.any && over.level == Level::L2 && spec.l3.size > 0 && opt.constants == "auto") {
     Overflow again;
     Schedule t = build_one(g, spec, tilings, opt, true, again);

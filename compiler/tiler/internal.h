@@ -84,7 +84,7 @@ L1Tiling pick_tile(const Pick& p, const std::vector<int64_t>& ch, const DimCands
 L1Result dory_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads = -1);
 L1Result dory2021_l1(const LayerGeom& s, const Budgets& b, int64_t mem_pads = -1);
 
-// DORY's L3->L2 decision (TILING.md §1.5). Returns the decision or an error text in *why.
+// DORY's L3->L2 decision (docs/tiling.md). Returns the decision or an error text in *why.
 std::optional<L3Tiling> dory_l3(const LayerGeom& g, const Budgets& b, bool input_in_l3,
                                 std::string* why);
 

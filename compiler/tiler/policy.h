@@ -1,4 +1,4 @@
-// Tiling policies: a named rule set that picks one LayerTiling per layer node (TILING.md).
+// Tiling policies: a named rule set that picks one LayerTiling per layer node (docs/tiling.md).
 //   dory       DORY's current formulation (§1.1–1.5): budgets, constraints, objective, tie-break
 //   dory-2021  the 2021 code line behind DORY's published GAP8 results (§1.7)
 //   deeploy    largest tiles that fit per memory level, with its buffer coefficients (§2)
@@ -43,7 +43,7 @@ struct Budgets {
   int64_t l1 = 0, l2 = 0, l3 = 0;   // l3 = 0: the platform has no L3 (no L3->L2 tiling)
   int db = 2;          // L1 (and L3->L2) buffering factor of the policy
   int nc = 8;          // cores the kernels are parallelised over (im2col buffers)
-  // dory-2021 only (TILING.md §1.7, DORY c7cca89 Model_deployment.py): the 2021 L3 rules, and the
+  // dory-2021 only (docs/tiling.md, DORY c7cca89 Model_deployment.py): the 2021 L3 rules, and the
   // L2 bytes this layer's weights may occupy (db_W included) when the previous layer reserved
   // only half of the L2 buffer for them (0: no cap).
   bool v2021 = false;

@@ -1,6 +1,6 @@
 // Policy registry and the whole-graph driver: names -> policies, and tile_graph, which tiles
 // the layer nodes in order and threads DORY's only cross-layer coupling (a layer's input is in
-// L3 when the previous layer node's output was L3-tiled, TILING.md §1.1). `tuned` is the
+// L3 when the previous layer node's output was L3-tiled, docs/tiling.md). `tuned` is the
 // autotuner (compiler/tune/tuned_policy.h). Layers assigned to the NPU keep the policy's L3
 // decision and take the NPU's L1 tile (npu.cc; DIANA's digital and analog cores: soma.cc, aimc.cc).
 #include <algorithm>

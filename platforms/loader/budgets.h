@@ -1,6 +1,6 @@
 // Usable memory budgets of the deployment policies, derived from a PlatformSpec.
 //
-// DORY (TILING.md §1.2): budgets follow the memory sizes, so `--set l1.size=...` moves them:
+// DORY (docs/tiling.md): budgets follow the memory sizes, so `--set l1.size=...` moves them:
 //   L1 = l1.size − budgets.dory.l1_reserved − l1_stack_core0 − (budgets.dory.n_cores − 1)·l1_stack_other
 //   L2 = l2.size − budgets.dory.l2_reserved − budgets.dory.l2_code_reserved
 //   L3 = l3.size − budgets.dory.l3_reserved
@@ -11,7 +11,7 @@
 // `*_reserved` is the part of the hardware memory DORY's own descriptor leaves out (e.g. GAP8:
 // 64 KiB of TCDM, descriptor 64,000 B ⇒ 1,536 B), so the defaults reproduce DORY's budgets
 // exactly (GAP8 L1 36,700 B).
-// Deeploy (TILING.md §2.1): budgets are absolute numbers as Deeploy's command line takes them;
+// Deeploy (docs/tiling.md): budgets are absolute numbers as Deeploy's command line takes them;
 // `auto` means the size of that memory level.
 // The loader guarantees at load time that every budget is positive and fits its memory.
 #pragma once

@@ -1,6 +1,6 @@
 // PlatformSpec: the resolved, typed description of one edge-AI SoC, produced once by the
 // strict YAML loader (loader.h) and then only read. It is the single source of hardware
-// parameters for the compiler, the cost models and the simulator (ARCHITECTURE.md): nothing
+// parameters for the compiler, the cost models and the simulator (docs/architecture.md): nothing
 // else reads YAML.
 //
 // Field names mirror the dotted YAML keys exactly (`cluster.dma.bytes_per_cycle` is
@@ -36,7 +36,7 @@ struct IcacheSpec {
   int64_t refill_latency = 0;
 };
 
-// Instruction-count constants of the PULP-NN-style kernel cost models (TIMING_MODELS.md §2.2).
+// Instruction-count constants of the PULP-NN-style kernel cost models (docs/timing.md).
 struct ClusterCostSpec {
   bool present = false;
   int64_t c_il = 0, c_t42 = 0, c_il12 = 0, c_il11 = 0, c_rq = 0, c_kl = 0, c_grp = 0,
@@ -144,7 +144,7 @@ struct L3Spec {
   std::string impl;                 // hyperram_udma | ddr | none
   std::string type;
   int64_t size = 0;
-  // hyperram_udma only (TIMING_MODELS.md §4)
+  // hyperram_udma only (docs/timing.md)
   int64_t periph_freq_hz = 0;
   int64_t clkdiv = 0;
   int64_t access_latency = 0;       // peripheral cycles
@@ -224,7 +224,7 @@ struct MvuSpec {
   int64_t pipe_cycles = 0, countdown_bits = 0, start_cycles = 0, done_cycles = 0;
   int64_t xbar_latency = 0;
   int64_t freq_hz = 0;
-  std::string geometry;             // generator | exact (TIMING_MODELS.md §6)
+  std::string geometry;             // generator | exact (docs/timing.md)
 };
 
 struct CtrlSpec {
@@ -267,7 +267,7 @@ struct BudgetsSpec {
   DeeployBudgetSpec deeploy;
 };
 
-// Which effects the timing models add beyond the GVSoC assumptions (PLATFORMS.md §6).
+// Which effects the timing models add beyond the GVSoC assumptions (docs/platforms.md).
 struct FidelitySpec {
   std::string mode;                 // gvsoc | realistic (defaults of the flags below)
   bool l1_conflicts = false, l2_bw_cap = false, dma_ext_latency = false,

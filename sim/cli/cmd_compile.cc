@@ -1,4 +1,4 @@
-// `edgesim compile`: stages 4-6 of ARCHITECTURE.md. Imports an ONNX network, tiles every layer
+// `edgesim compile`: stages 4-6 of docs/architecture.md. Imports an ONNX network, tiles every layer
 // under a named policy for a platform, builds and allocates the Schedule, asserts the
 // allocation, and prints a per-layer tiling table (in the spirit of DORY's tiling profile)
 // followed by the per-level high-water marks. Options (docs/cli.md):

@@ -1,4 +1,4 @@
-// `edgesim run`: the whole flow of ARCHITECTURE.md on one network (sim/flow: import, assign
+// `edgesim run`: the whole flow of docs/architecture.md on one network (sim/flow: import, assign
 // engines (NPU / cluster), tile under a policy, build and allocate the schedule, execute it on the
 // SystemC model of the platform), then check the simulated outputs bit-exactly against the
 // untiled interpreter (and golden files with --expected) and report cycles per layer.

@@ -72,6 +72,62 @@ Score network_score(const Graph& g, const PlatformSpec& platform, const std::str
 
 std::string uj(double pj) { return pj < 0 ? std::string("-") : fmt::format("{:.2f}", pj * 1e-6); }
 
+// Objective energy: each layer's choice against its fastest simulated candidate, and why.
+void print_energy_choices(report::TextTable& energy, double e_fastest, int64_t st, double e_tuned,
+                          const std::string& why, const TuneArgs& a) {
+  energy.add_rule();
+  energy.add_row({"", "sum of layer steps", "", uj(e_fastest), cyc(st), uj(e_tuned)});
+  std::cout << fmt::format("objective {}: each layer's choice against its fastest simulated candidate "
+                           "(energy of the layer alone, leakage over its cycles included)\n",
+                           a.objective);
+  std::cout << energy.render(a.wide ? 0 : report::kTerminalWidth);
+  std::cout << (why.empty() ? std::string("every layer's choice is also its fastest candidate\n")
+                            : "why each other choice (its energy and cycles against the fastest, the blocks that "
+                              "moved most):\n" + why)
+            << "\n";
+}
+
+// The lines after the per-layer tables: the host's untiled layers, the whole-network plan and what
+// it changed, the network's cycles against the reference flows, and (objective energy) its energy.
+void print_network_plan(const Graph& g, const PlatformSpec& spec, const NetworkTuneResult& nr, bool host_platform,
+                        bool by_energy, double secs) {
+  if (host_platform) {
+    int64_t host = 0;
+    for (int n : g.layer_nodes()) host += g.nodes[static_cast<size_t>(n)].engine == "cluster";
+    std::cout << fmt::format("host layers: {} run on whole tensors in L2 (untiled, not tuned)\n", host);
+  }
+  if (nr.evaluator.empty()) {
+    std::cout << fmt::format("network plan: none (no network evaluator); {:.2f} s\n", secs);
+    return;
+  }
+  std::cout << fmt::format("network plan: {} whole-network plans simulated{}; {}\n", nr.plans, nr.cached ? " (from the cache)" : "",
+                           nr.chosen == "tuned" ? "the tuned plan"
+                           : nr.library.empty() ? "no tuned plan beat " + nr.chosen + "'s: its plan is used"
+                                                : "no plan beat Deeploy's flow: its plan and kernel library are used");
+  for (const std::string& c : nr.changes) std::cout << "  " << printable(c) << "\n";   // node names from the file
+  for (const EngineChange& c : nr.engine_changes)
+    std::cout << fmt::format("  {} {}: {} -> {} ({} -> {} cycles alone)\n", printable(g.nodes[static_cast<size_t>(c.node)].name),
+                             c.what == "engine" ? "engine" : "weights", c.from, c.to, c.from_cycles, c.to_cycles);
+  const int64_t ref = std::min(nr.dory < 0 ? INT64_MAX : nr.dory, nr.deeploy < 0 ? INT64_MAX : nr.deeploy);
+  std::cout << fmt::format("\nwhole network (timing-only simulation): dory {}, deeploy {}, tuned {} cycles", cyc(nr.dory),
+                           cyc(nr.deeploy), cyc(nr.tuned));
+  if (nr.tuned > 0 && ref != INT64_MAX)
+    std::cout << fmt::format(" -> {:.2f}x fewer than dory, {:.1f}% fewer than the faster reference",
+                             nr.dory > 0 ? static_cast<double>(nr.dory) / static_cast<double>(nr.tuned) : 0.0,
+                             100.0 * static_cast<double>(ref - nr.tuned) / static_cast<double>(ref));
+  std::cout << fmt::format("\n  each layer's choice alone, no cross-layer decision: {} cycles; tuning took {:.2f} s\n",
+                           cyc(nr.isolated), secs);
+  if (by_energy) {
+    // The whole network's energy under each policy (the tuned plan's layers chosen by the objective).
+    const Score nd = network_score(g, spec, "dory"), np = network_score(g, spec, "deeploy");
+    const Score nt = network_score(g, spec, "tuned");
+    const auto e = [](const Score& x) { return x.cycles < 0 || !x.has_energy() ? -1.0 : x.total_pj(); };
+    if (nt.has_energy())
+      std::cout << fmt::format("whole network energy: dory {} uJ, deeploy {} uJ, tuned {} uJ\n", uj(e(nd)), uj(e(np)),
+                               uj(e(nt)));
+  }
+}
+
 int run_tune(const TuneArgs& a) {
   const std::string platform = resolve_platform(a.platform);
   const PlatformSpec spec = load_platform(platform, a.overrides);
@@ -181,54 +237,9 @@ int run_tune(const TuneArgs& a) {
                            ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, tau_l3_n ? tau_l3_sum / tau_l3_n : 1.0,
                            tau_l3_n, hits, res.size());
 
-  if (by_energy) {
-    energy.add_rule();
-    energy.add_row({"", "sum of layer steps", "", uj(e_fastest), cyc(st), uj(e_tuned)});
-    std::cout << fmt::format("objective {}: each layer's choice against its fastest simulated candidate "
-                             "(energy of the layer alone, leakage over its cycles included)\n",
-                             a.objective);
-    std::cout << energy.render(a.wide ? 0 : report::kTerminalWidth);
-    std::cout << (why.empty() ? std::string("every layer's choice is also its fastest candidate\n")
-                              : "why each other choice (its energy and cycles against the fastest, the blocks that "
-                                "moved most):\n" + why)
-              << "\n";
-  }
+  if (by_energy) print_energy_choices(energy, e_fastest, st, e_tuned, why, a);
 
-  if (host_platform) {
-    int64_t host = 0;
-    for (int n : g.layer_nodes()) host += g.nodes[static_cast<size_t>(n)].engine == "cluster";
-    std::cout << fmt::format("host layers: {} run on whole tensors in L2 (untiled, not tuned)\n", host);
-  }
-  if (nr.evaluator.empty()) {
-    std::cout << fmt::format("network plan: none (no network evaluator); {:.2f} s\n", secs);
-    return 0;
-  }
-  std::cout << fmt::format("network plan: {} whole-network plans simulated{}; {}\n", nr.plans, nr.cached ? " (from the cache)" : "",
-                           nr.chosen == "tuned" ? "the tuned plan"
-                           : nr.library.empty() ? "no tuned plan beat " + nr.chosen + "'s: its plan is used"
-                                                : "no plan beat Deeploy's flow: its plan and kernel library are used");
-  for (const std::string& c : nr.changes) std::cout << "  " << printable(c) << "\n";   // node names from the file
-  for (const EngineChange& c : nr.engine_changes)
-    std::cout << fmt::format("  {} {}: {} -> {} ({} -> {} cycles alone)\n", printable(g.nodes[static_cast<size_t>(c.node)].name),
-                             c.what == "engine" ? "engine" : "weights", c.from, c.to, c.from_cycles, c.to_cycles);
-  const int64_t ref = std::min(nr.dory < 0 ? INT64_MAX : nr.dory, nr.deeploy < 0 ? INT64_MAX : nr.deeploy);
-  std::cout << fmt::format("\nwhole network (timing-only simulation): dory {}, deeploy {}, tuned {} cycles", cyc(nr.dory),
-                           cyc(nr.deeploy), cyc(nr.tuned));
-  if (nr.tuned > 0 && ref != INT64_MAX)
-    std::cout << fmt::format(" -> {:.2f}x fewer than dory, {:.1f}% fewer than the faster reference",
-                             nr.dory > 0 ? static_cast<double>(nr.dory) / static_cast<double>(nr.tuned) : 0.0,
-                             100.0 * static_cast<double>(ref - nr.tuned) / static_cast<double>(ref));
-  std::cout << fmt::format("\n  each layer's choice alone, no cross-layer decision: {} cycles; tuning took {:.2f} s\n",
-                           cyc(nr.isolated), secs);
-  if (by_energy) {
-    // The whole network's energy under each policy (the tuned plan's layers chosen by the objective).
-    const Score nd = network_score(g, spec, "dory"), np = network_score(g, spec, "deeploy");
-    const Score nt = network_score(g, spec, "tuned");
-    const auto e = [](const Score& x) { return x.cycles < 0 || !x.has_energy() ? -1.0 : x.total_pj(); };
-    if (nt.has_energy())
-      std::cout << fmt::format("whole network energy: dory {} uJ, deeploy {} uJ, tuned {} uJ\n", uj(e(nd)), uj(e(np)),
-                               uj(e(nt)));
-  }
+  print_network_plan(g, spec, nr, host_platform, by_energy, secs);
   return 0;
 }
 

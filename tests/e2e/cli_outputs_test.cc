@@ -266,7 +266,7 @@ TEST_CASE("compile and validate check their output paths before any work", "[cli
 
 TEST_CASE("run: a timing-only run types guessed graph inputs from --inputs like the verified run, and warns without",
           "[cli][run]") {
-  // Deeploy graphs declare FLOAT inputs; their integer type comes from the data (DIALECTS.md §3.1).
+  // Deeploy graphs declare FLOAT inputs; their integer type comes from the data (docs/dialects.md).
   const std::string dir = test::shared_networks() + "/deeploy/Models/microLlama/INT8/microLlama1";
   REQUIRE_DATA(dir);
   auto total = [](const std::string& out) {

@@ -1,4 +1,4 @@
-// The transformer ops' import (DIALECTS.md §3.3): attribute values outside the documented
+// The transformer ops' import (docs/dialects.md): attribute values outside the documented
 // domain are one ImportError line naming the node and the attribute; IntegerMean over a count
 // that is not a power of two follows the documented semantics (round half away from zero).
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The shipped platform files load and carry the PLATFORMS.md values; presets, file values and
+// The shipped platform files load and carry their sourced values (docs/platforms.md); presets, file values and
 // --set overrides resolve in that order; derived budgets follow the memory sizes; the hash is
 // stable and sensitive to every value.
 #include <catch2/catch.hpp>
@@ -26,7 +26,7 @@ TEST_CASE("every shipped platform loads", "[platforms]") {
   }
 }
 
-TEST_CASE("siracusa carries the PLATFORMS.md values", "[platforms]") {
+TEST_CASE("siracusa carries its sourced values (docs/platforms.md)", "[platforms]") {
   const PlatformSpec s = load_platform(platform_file("siracusa"));
   CHECK(s.files.size() == 2);                          // preset + file
   CHECK(s.cluster.n_cores == 8);

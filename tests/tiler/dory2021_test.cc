@@ -1,4 +1,4 @@
-// Policy `dory-2021` (TILING.md §1.7): hand-worked cases. db = 2 always; L1 budget
+// Policy `dory-2021` (docs/tiling.md): hand-worked cases. db = 2 always; L1 budget
 // min(38000, l1.size); the memory term of J in 1/256 B: U = 256·M + 20 for 8-bit layers
 // (32 units per element bit, im2col 256 per byte). 8-bit, n_c = 2, cb = 32, no bias, NC = 8.
 #include <catch2/catch.hpp>
