@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/io/dir_lock.h"
 #include "compiler/io/write_file.h"
 #include "compiler/schedule/json.h"
 #include "compiler/schedule/json_internal.h"
@@ -186,33 +187,49 @@ std::string tune_key(const std::string& signature, const PlatformSpec& spec, siz
   return fmt::format("{:016x}|k{}|{}|{}|{}", platform_hash(spec), top_k, evaluator, objective, signature);
 }
 
-TuneCache::TuneCache(std::string path) : path_(std::move(path)) {
+namespace {
+
+enum class CacheFile { absent, loaded, other_version };
+
+// Reads the cache file at `path` into the two maps (adding to them; an entry already there is
+// kept). A file of another format version is reported, not read; a damaged or foreign one throws.
+CacheFile read_cache_file(const std::string& path, std::map<std::string, std::string>& entries,
+                          std::map<std::string, std::string>& networks, json& version) {
   std::error_code ec;
-  if (path_.empty() || !fs::exists(path_, ec)) return;
-  if (const std::string why = not_regular_file(path_); !why.empty())
-    throw std::runtime_error(fmt::format("tune cache {}: {}", path_, why));
-  std::ifstream f(path_);
+  if (!fs::exists(path, ec)) return CacheFile::absent;
+  if (const std::string why = not_regular_file(path); !why.empty())
+    throw std::runtime_error(fmt::format("tune cache {}: {}", path, why));
+  std::ifstream f(path);
   json j;
   try {
     j = json::parse(f);
     if (j.at("format") != "edgesim-tune-cache") throw std::runtime_error("not a tune cache");
+    version = j.value("version", json());
+    if (version != kFormatVersion) return CacheFile::other_version;
+    for (const auto& [k, v] : j.at("entries").items()) entries.emplace(k, v.dump());
+    for (const auto& [k, v] : j.at("networks").items()) networks.emplace(k, v.dump());
   } catch (const std::exception& e) {
-    throw std::runtime_error(fmt::format("tune cache {}: unreadable ({}); delete it to start over", path_, e.what()));
+    throw std::runtime_error(fmt::format("tune cache {}: unreadable ({}); delete it to start over", path, e.what()));
   }
-  if (j.value("version", json()) != kFormatVersion) {
+  return CacheFile::loaded;
+}
+
+void warn_other_version(const std::string& path, const json& version) {
+  std::cerr << fmt::format("edgesim: warning: tune cache {} has format version {}, this edgesim writes version {}; "
+                           "it is left untouched and this run tunes without a cache (--cache F or "
+                           "$EDGESIM_TUNE_CACHE picks another file)\n",
+                           path, version.dump(), kFormatVersion);
+}
+
+}  // namespace
+
+TuneCache::TuneCache(std::string path) : path_(std::move(path)) {
+  if (path_.empty()) return;
+  json version;
+  if (read_cache_file(path_, entries_, networks_, version) == CacheFile::other_version) {
     // Another edgesim's cache (older or newer format): left as it is, this run tunes without it.
-    std::cerr << fmt::format("edgesim: warning: tune cache {} has format version {}, this edgesim writes version {}; "
-                             "it is left untouched and this run tunes without a cache (--cache F or "
-                             "$EDGESIM_TUNE_CACHE picks another file)\n",
-                             path_, j.value("version", json()).dump(), kFormatVersion);
+    warn_other_version(path_, version);
     path_.clear();
-    return;
-  }
-  try {
-    for (const auto& [k, v] : j.at("entries").items()) entries_[k] = v.dump();
-    for (const auto& [k, v] : j.at("networks").items()) networks_[k] = v.dump();
-  } catch (const std::exception& e) {
-    throw std::runtime_error(fmt::format("tune cache {}: unreadable ({}); delete it to start over", path_, e.what()));
   }
 }
 
@@ -246,15 +263,24 @@ void TuneCache::put_network(const std::string& key, const NetworkTuneResult& r) 
   write();
 }
 
-void TuneCache::write() const {
+void TuneCache::write() {
   if (path_.empty()) return;
+  const fs::path target(path_);
+  std::error_code ec;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  // Read, merge and rename under one lock: another process sharing this file (a second `tune`, a
+  // tuned sweep's workers) may have added entries since this one read it, and they are kept.
+  const DirLock lock(path_);
+  json version;
+  if (read_cache_file(path_, entries_, networks_, version) == CacheFile::other_version) {
+    warn_other_version(path_, version);
+    path_.clear();
+    return;
+  }
   json entries = json::object(), networks = json::object();
   for (const auto& [k, v] : entries_) entries[k] = json::parse(v);
   for (const auto& [k, v] : networks_) networks[k] = json::parse(v);
   const json doc{{"format", "edgesim-tune-cache"}, {"version", kFormatVersion}, {"entries", entries}, {"networks", networks}};
-  const fs::path target(path_);
-  std::error_code ec;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   write_file_atomically(path_, doc.dump(1) + "\n");
 }
 

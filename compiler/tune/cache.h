@@ -3,7 +3,8 @@
 // The layer signature is the node's op and params, its tensors' shapes and dtypes and the
 // network context it was tuned in (input in L3, constants in L3): equal layers of different
 // networks share entries. The file is JSON ({"format": "edgesim-tune-cache", "version": 3,
-// "entries": {key: result}}), written atomically after every new entry; a damaged or foreign
+// "entries": {key: result}}), written atomically after every new entry, merged under a lock with
+// what other processes sharing the file wrote meanwhile (none is lost); a damaged or foreign
 // file is an error naming it (delete it to start over). A cache of another format version
 // (another edgesim) is warned about, left untouched and not used.
 #pragma once
@@ -30,7 +31,7 @@ class TuneCache {
   size_t size() const { return entries_.size() + networks_.size(); }
 
  private:
-  void write() const;
+  void write();   // merges what another process wrote meanwhile, under a lock (dir_lock.h)
   std::string path_;
   std::map<std::string, std::string> entries_;    // key -> JSON text of the result
   std::map<std::string, std::string> networks_;   // key -> JSON text of the plan

@@ -2,6 +2,7 @@
 // the worker pool, tune_layer's guarantees (the references are always simulated, the tuned
 // layer is never slower than either), the cache (hits give the same tilings; a damaged file is
 // one clear error) and the `tuned` policy end to end (schedules verified bit-exact).
+#include <filesystem>
 #include <fstream>
 #include <functional>
 
@@ -25,6 +26,7 @@
 #include "sim/tune/sim_evaluator.h"
 #include "sim/tune/subgraph.h"
 #include "support/paths.h"
+#include "support/run.h"
 #include "support/temp_dir.h"
 
 using namespace edgesim;
@@ -196,6 +198,45 @@ TEST_CASE("tune cache: a second tuning hits, a damaged file is an error naming i
   CHECK(o.size() == 1);
   std::ifstream in(dir.file("other.json"));
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == other);
+}
+
+TEST_CASE("tune cache: two writers sharing one file lose nothing (issue 36 #6)", "[tune]") {
+  // Two processes that opened the same cache each add entries; the last writer used to drop the
+  // other's. Writes now merge what is on disk under a lock.
+  test::TempDir dir;
+  const std::string path = dir.file("shared.json");
+  TuneOptions opt;   // analytic
+  opt.top_k = 2;
+  TuneCache a(path), b(path);
+  const std::vector<LayerTuneResult> r = tune_graph(resnet8(), platform("gap8"), opt, a);
+  REQUIRE(r.size() >= 2);
+  b.put("from-b", r.at(0));
+  b.put_network("net-b", NetworkTuneResult{});
+  a.put("from-a", r.at(1));
+  const TuneCache merged(path);
+  CHECK(merged.size() == r.size() + 3);   // a's tuned layers, from-a, from-b and net-b
+  CHECK(merged.find("from-a").has_value());
+  CHECK(merged.find("from-b").has_value());
+  CHECK(merged.find_network("net-b").has_value());
+}
+
+TEST_CASE("tune cache: two concurrent tune processes sharing one cache keep both results", "[tune][cli]") {
+  test::TempDir dir;
+  const std::string shared = dir.file("shared.json");
+  const std::string models = test::source_dir() + "/models/";
+  const auto tune = [&](const std::string& model, const std::string& cache) {
+    return "'" + test::edgesim_bin() + "' tune -p gap8 --analytic-only '" + models + model + "/model.onnx' --cache '" +
+           cache + "' >/dev/null 2>&1";
+  };
+  // Alone, each network's entries; together (both started at once, three times), their union.
+  REQUIRE(test::run_shell(tune("resnet8", dir.file("a.json")) + " && " + tune("tiny", dir.file("b.json"))).status == 0);
+  const size_t expected = TuneCache(dir.file("a.json")).size() + TuneCache(dir.file("b.json")).size();
+  for (int trial = 0; trial < 3; ++trial) {
+    std::filesystem::remove(shared);
+    const auto r = test::run_shell("(" + tune("resnet8", shared) + ") & (" + tune("tiny", shared) + ") & wait");
+    REQUIRE(r.status == 0);
+    CHECK(TuneCache(shared).size() == expected);
+  }
 }
 
 TEST_CASE("tune cache: a number with a fraction where an integer belongs is one error naming the key", "[tune]") {
