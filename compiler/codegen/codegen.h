@@ -39,7 +39,10 @@ std::vector<ProgramFile> generate_program(const ProgramRequest& req);
 // Writes the files below `dir`: into a fresh sibling directory first, which then replaces
 // `dir` (an existing directory is replaced only when it holds a previous edgesim program, i.e.
 // has a network.c with edgesim's banner, or is empty). Throws std::runtime_error otherwise.
-void write_program(const std::string& dir, const std::vector<ProgramFile>& files);
+// A manifest (.edgesim-files) lists what edgesim wrote; the other files of an earlier program
+// (sources the user added, build outputs) move into the new one, and are returned (relative
+// paths, sorted). One of them at a path the new program needs is an error, before anything moves.
+std::vector<std::string> write_program(const std::string& dir, const std::vector<ProgramFile>& files);
 
 // The shipped C sources (kernels/c, the runtime, the HAL files), embedded at build time.
 struct ShippedFile {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -204,26 +205,71 @@ std::vector<ProgramFile> generate_program(const ProgramRequest& req) {
   return files;
 }
 
-void write_program(const std::string& dir, const std::vector<ProgramFile>& files) {
-  const fs::path out(dir);
-  std::error_code ec;
-  if (fs::exists(out, ec)) {
-    const bool empty = fs::is_directory(out, ec) && fs::is_empty(out, ec);
-    std::ifstream old(out / "network.c");
-    std::string first;
-    std::getline(old, first);
-    if (!empty && first.find(kBanner) == std::string::npos)
-      throw std::runtime_error("cannot write " + dir + ": it exists and does not hold an edgesim program");
+namespace {
+
+constexpr const char* kManifest = ".edgesim-files";   // the files edgesim wrote, one path a line
+
+// The entries below an earlier program `out` that edgesim did not write (not in its manifest; a
+// program without one, from an older edgesim, counts every file the new one does not write),
+// relative to it: files, symbolic links and empty directories, sorted.
+std::vector<std::string> foreign_entries(const fs::path& out, const std::vector<ProgramFile>& files) {
+  std::set<std::string> ours;
+  std::ifstream manifest(out / kManifest);
+  if (manifest) {
+    for (std::string line; std::getline(manifest, line);) ours.insert(line);
+  } else {
+    for (const ProgramFile& f : files) ours.insert(f.path);
   }
+  ours.insert(kManifest);
+  std::vector<std::string> foreign;
+  for (auto it = fs::recursive_directory_iterator(out); it != fs::recursive_directory_iterator(); ++it) {
+    const bool dir = it->is_directory() && !it->is_symlink();
+    if (dir && !fs::is_empty(it->path())) continue;
+    const std::string rel = fs::relative(it->path(), out).generic_string();
+    if (!ours.count(rel)) foreign.push_back(rel);
+  }
+  std::sort(foreign.begin(), foreign.end());
+  return foreign;
+}
+
+void check_replaceable(const fs::path& out, const std::string& dir) {
+  std::error_code ec;
+  if (!fs::exists(out, ec)) return;
+  const bool empty = fs::is_directory(out, ec) && fs::is_empty(out, ec);
+  std::ifstream old(out / "network.c");
+  std::string first;
+  std::getline(old, first);
+  if (!empty && first.find(kBanner) == std::string::npos)
+    throw std::runtime_error("cannot write " + dir + ": it exists and does not hold an edgesim program");
+}
+
+}  // namespace
+
+std::vector<std::string> write_program(const std::string& dir, const std::vector<ProgramFile>& files) {
+  const fs::path out(dir);
+  check_replaceable(out, dir);
+  std::error_code ec;
+  const std::vector<std::string> kept = fs::is_directory(out, ec) ? foreign_entries(out, files) : std::vector<std::string>{};
+  for (const ProgramFile& f : files)
+    if (std::binary_search(kept.begin(), kept.end(), f.path))
+      throw std::runtime_error("cannot write " + dir + ": " + f.path +
+                               " there was not written by edgesim, and the new program needs that path; move it away");
   const fs::path tmp = out.string() + ".edgesim-tmp";
   fs::remove_all(tmp, ec);
   try {
+    std::string manifest;
     for (const ProgramFile& f : files) {
       const fs::path p = tmp / f.path;
       fs::create_directories(p.parent_path());
       std::ofstream o(p, std::ios::binary);
       o.write(f.content.data(), static_cast<std::streamsize>(f.content.size()));
       if (!o) throw std::runtime_error("cannot write " + p.string());
+      manifest += f.path + "\n";
+    }
+    std::ofstream(tmp / kManifest) << manifest;
+    for (const std::string& rel : kept) {   // the user's own files move into the new program
+      fs::create_directories((tmp / rel).parent_path());
+      fs::rename(out / rel, tmp / rel);
     }
     const fs::path old = out.string() + ".edgesim-old";
     fs::remove_all(old, ec);
@@ -231,9 +277,12 @@ void write_program(const std::string& dir, const std::vector<ProgramFile>& files
     fs::rename(tmp, out);
     fs::remove_all(old, ec);
   } catch (const std::exception& e) {
+    for (const std::string& rel : kept)   // put back what had already moved
+      if (fs::exists(fs::symlink_status(tmp / rel))) fs::rename(tmp / rel, out / rel, ec);
     fs::remove_all(tmp, ec);
     throw std::runtime_error(std::string("cannot write ") + dir + ": " + e.what());
   }
+  return kept;
 }
 
 }  // namespace edgesim::codegen

@@ -8,10 +8,12 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler/codegen/codegen.h"
 #include "compiler/golden/golden.h"
 #include "kernels/interpreter/interpreter.h"
+#include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/flow_args.h"
@@ -40,12 +42,18 @@ int run_codegen(const CodegenArgs& a) {
   p.inputs = flow.inputs;
   p.golden = interpret(flow.graph, flow.inputs).outputs;
   const std::vector<codegen::ProgramFile> files = codegen::generate_program(p);
-  codegen::write_program(a.output, files);
+  const std::vector<std::string> kept = codegen::write_program(a.output, files);
   size_t layers = 0;
   for (const auto& f : files) layers += f.path.rfind("layer_", 0) == 0;
   std::cout << fmt::format("codegen: {} on {} (policy {}, {} buffering): {} files, {} layer files, HAL {} -> {}\n",
                            flow.schedule.network, flow.spec.name, flow.schedule.policy, flow.schedule.buffering,
                            files.size(), layers, a.hal, a.output);
+  if (!kept.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& k : kept) names.push_back(printable(k));
+    std::cout << fmt::format("kept {} file{} in {} that edgesim did not write: {}\n", kept.size(),
+                             kept.size() == 1 ? "" : "s", printable(a.output), fmt::join(names, ", "));
+  }
   if (a.hal == "pulp")
     std::cout << fmt::format("build: make -C {} (PULP/GAP SDK sourced); API check: make -C {} -f Makefile.check\n",
                              a.output, a.output);
@@ -65,7 +73,7 @@ void register_codegen(CLI::App& app, Action& action) {
       ->check(one_of(codegen::hal_names(), "HAL"))->capture_default_str();
   sub->add_option("--inputs", args->inputs, "input data (formats of `verify`); default: seeded random");
   sub->add_option("--seed", args->seed, "seed of the random inputs")->capture_default_str();
-  sub->add_option("-o,--output", args->output, "output directory (created; replaced if it holds an edgesim program)")
+  sub->add_option("-o,--output", args->output, "output directory (created; replaced if it holds an edgesim program, keeping the files you added)")
       ->required();
   sub->footer("Exit status: 0 program written, 2 an error (nothing written). docs/codegen.md");
   action = [args] { return run_codegen(*args); };

@@ -157,3 +157,33 @@ TEST_CASE("compare: a host build log gives a row per step and a malformed log na
   CHECK_THROWS_WITH(codegen::parse_perf_log("[edgesim-perf] step=1 name=a cycles=5\n[edgesim-perf] step=1 name=a cycles=6\n", "y.log"),
                     Contains("y.log:2: step 1 appears twice"));
 }
+
+TEST_CASE("codegen: -o onto an earlier program keeps the files the user added, and says which (issue 36 #9)",
+          "[codegen][cli]") {
+  test::TempDir tmp;
+  const fs::path out = tmp.path() / "prog";
+  const auto codegen = [&](const std::string& hal) {
+    return test::run_edgesim(fmt::format("codegen -p gap9 '{}' --hal {} -o '{}'", resnet8(), hal, out.string()));
+  };
+  REQUIRE(codegen("host").status == 0);
+  std::ofstream(out / "notes.txt") << "keep me";
+  fs::create_directories(out / "mine");
+  std::ofstream(out / "mine" / "extra.c") << "int x;";
+  auto r = codegen("pulp");   // another HAL: host's own HAL files go, the user's stay
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Contains("kept 2 files in") && Contains("that edgesim did not write: mine/extra.c, notes.txt"));
+  CHECK(slurp(out / "notes.txt") == "keep me");
+  CHECK(slurp(out / "mine" / "extra.c") == "int x;");
+  CHECK(!fs::exists(out / "hal" / "sw_hal.h"));
+  CHECK(fs::exists(out / "Makefile.check"));
+  // A user's file where the new program writes one of its own: refused before anything changes.
+  REQUIRE(codegen("host").status == 0);
+  std::ofstream(out / "Makefile.check") << "user's";
+  r = codegen("pulp");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Contains("Makefile.check there was not written by edgesim"));
+  CHECK(slurp(out / "Makefile.check") == "user's");
+  CHECK(slurp(out / "notes.txt") == "keep me");
+  CHECK(fs::exists(out / "hal" / "sw_hal.h"));
+}
