@@ -33,6 +33,7 @@
 #include "compiler/tune/tuned_policy.h"
 #include "platforms/loader/loader.h"
 #include "python/convert.h"
+#include "sim/workers/process_pool.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/flow_args.h"
@@ -329,7 +330,8 @@ py::dict tune_dict(const std::string& model, const std::string& platform, const 
     TuneSettings& ts = tune_settings();
     require_energy(objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
     const Graph g = import_onnx(model);
-    std::unique_ptr<Evaluator> sim = ts.make_simulator(jobs);
+    if (jobs < 1) throw std::invalid_argument("jobs: must be at least 1");
+    std::unique_ptr<Evaluator> sim = ts.make_simulator(cap_jobs(jobs, "jobs"));
     TuneOptions opt;
     opt.top_k = top_k;
     opt.simulator = sim.get();

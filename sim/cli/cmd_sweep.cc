@@ -16,6 +16,7 @@
 
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
+#include "sim/workers/process_pool.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/provenance.h"
@@ -184,7 +185,8 @@ int run_sweep_command(const SweepArgs& a) {
   const Dispatch dispatch = [&](const std::vector<size_t>& pending, const Sink& sink) {
     // Worker processes (crash isolation, the point timeout); in this process only for -j 1
     // without a timeout.
-    if (a.jobs > 1 || a.point_timeout > 0) dispatch_workers(a.jobs, pending, evaluate, sink, on_crash, a.point_timeout);
+    const int jobs = cap_jobs(a.jobs, "-j");
+    if (jobs > 1 || a.point_timeout > 0) dispatch_workers(jobs, pending, evaluate, sink, on_crash, a.point_timeout);
     else dispatch_in_process(pending, evaluate, sink);
   };
   return run_sweep(spec, out, dispatch, std::cout, tty, nullptr, carry);

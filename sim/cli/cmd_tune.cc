@@ -30,6 +30,7 @@
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/printable.h"
+#include "sim/workers/process_pool.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/exec/executor.h"
@@ -140,15 +141,16 @@ int run_tune(const TuneArgs& a) {
   const bool host_platform = spec.cluster.present && spec.cluster.impl == "riscv_host";
   TuneSettings& ts = tune_settings();
   ts.top_k = a.top_k;
-  ts.jobs = a.jobs;
+  const int jobs = cap_jobs(a.jobs, "-j");
+  ts.jobs = jobs;
   if (!a.cache.empty()) ts.cache_path = a.cache;
   if (a.no_cache) ts.cache_path.clear();
   if (a.analytic_only) ts.make_simulator = nullptr;
   ts.objective = a.objective;
   const bool by_energy = a.objective != "cycles";
   require_energy(a.objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
-  std::unique_ptr<Evaluator> sim = ts.make_simulator ? ts.make_simulator(a.jobs) : nullptr;
-  std::unique_ptr<NetworkEvaluator> net = ts.make_network_simulator ? ts.make_network_simulator(a.jobs) : nullptr;
+  std::unique_ptr<Evaluator> sim = ts.make_simulator ? ts.make_simulator(jobs) : nullptr;
+  std::unique_ptr<NetworkEvaluator> net = ts.make_network_simulator ? ts.make_network_simulator(jobs) : nullptr;
   TuneOptions opt;
   opt.top_k = a.top_k;
   opt.simulator = sim.get();
@@ -159,7 +161,7 @@ int run_tune(const TuneArgs& a) {
   std::cout << fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} simulated per layer, "
                            "-j {}, objective {}\ncache:    {}\n\n",
                            printable(a.model), g.layer_nodes().size(), printable(spec.name), printable(platform), sim ? sim->name() : "analytic",
-                           a.top_k, a.jobs, a.objective, ts.cache_path.empty() ? "none" : ts.cache_path);
+                           a.top_k, jobs, a.objective, ts.cache_path.empty() ? "none" : ts.cache_path);
   const auto t0 = std::chrono::steady_clock::now();
   NetworkTuneResult nr;
   try {

@@ -4,6 +4,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -87,7 +88,8 @@ std::string format_seconds(double s) {
 ProcessPool::ProcessPool(int jobs, Handler handler, int retries)
     : handler_(std::move(handler)), retries_(retries), workers_(static_cast<size_t>(std::max(jobs, 1))) {
   ::signal(SIGPIPE, SIG_IGN);   // a dead worker shows up as a failed write, not a signal
-  for (size_t k = 0; k < workers_.size(); ++k) spawn(k);
+  // Workers are forked on demand (hand_out), so a pool of N that is given fewer requests starts
+  // only as many processes as it has work for.
 }
 
 ProcessPool::~ProcessPool() {
@@ -105,9 +107,14 @@ void ProcessPool::spawn(size_t k) {
     throw std::runtime_error("worker pool: cannot create a pipe");
   }
   std::fflush(nullptr);   // nothing buffered in the parent is printed twice by the child
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("worker pool: cannot fork a worker process");
   if (pid == 0) {
+    // A worker dies with its parent (a SIGKILLed `sweep` or `tune` leaves no simulation running
+    // to its end); if the parent died before this line, the worker leaves at once.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     ::close(req[1]);
     ::close(ans[0]);
     for (const Worker& w : workers_) {   // siblings' pipes
@@ -231,6 +238,18 @@ void ProcessPool::run(const std::vector<std::string>& requests, const Done& done
     for (size_t k = 0; k < workers_.size(); ++k)
       if (busy[k] >= 0 && workers_[k].pid > 0) ::kill(workers_[k].pid, SIGTERM), reap(k);
   }
+}
+
+int ProcessPool::live_workers() const {
+  return static_cast<int>(std::count_if(workers_.begin(), workers_.end(), [](const Worker& w) { return w.pid > 0; }));
+}
+
+int cap_jobs(int requested, const char* option) {
+  const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+  if (requested <= cpus) return requested;
+  std::fprintf(stderr, "edgesim: warning: %s %d is more than the %ld processors here; using %ld worker processes "
+               "(each simulation keeps one processor busy)\n", option, requested, cpus, cpus);
+  return static_cast<int>(cpus);
 }
 
 std::vector<std::string> ProcessPool::run_ordered(const std::vector<std::string>& requests) {

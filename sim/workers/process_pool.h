@@ -3,10 +3,11 @@
 // globals allow one simulation at a time per process.
 //
 // Contract:
-// - Workers are forked when the pool is made and see the parent's memory as it was then (the
-//   graph and platform the handler refers to). A worker that dies is replaced by a new fork when
-//   work remains (so a replacement sees the parent as it is at that moment: the parent must not
-//   have changed what the handler reads).
+// - Workers are forked when a request is first handed to them, so a pool of N given fewer requests
+//   starts only as many; each sees the parent's memory as it is at that moment (the graph and
+//   platform the handler refers to: the parent must not change what the handler reads while the
+//   pool lives). A worker that dies is replaced by a new fork when work remains. A worker dies
+//   with its parent (PR_SET_PDEATHSIG): a killed `sweep` or `tune` leaves nothing running.
 // - A request is a byte string, an answer a byte string (binary-safe, length-prefixed frames).
 // - run() hands each request to whichever worker is free (dynamic assignment) and calls `done`
 //   in the parent, in completion order, exactly once per request — with the answer, or with the
@@ -49,6 +50,7 @@ class ProcessPool {
   ProcessPool& operator=(const ProcessPool&) = delete;
 
   int jobs() const { return static_cast<int>(workers_.size()); }
+  int live_workers() const;   // processes forked and not yet reaped
   void set_timeout(double seconds) { timeout_s_ = seconds; }   // per request; 0: none
   void run(const std::vector<std::string>& requests, const Done& done, const std::function<bool()>& stop = {});
   // Answers in request order; throws std::runtime_error naming the first failed request.
@@ -67,5 +69,9 @@ class ProcessPool {
   double timeout_s_ = 0;
   std::vector<Worker> workers_;
 };
+
+// The worker count for a `-j N` option: N, or this machine's online processors when N exceeds
+// them, with a warning naming the option (each worker runs a simulation, bound by one processor).
+int cap_jobs(int requested, const char* option);
 
 }  // namespace edgesim

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
@@ -106,4 +108,67 @@ TEST_CASE("process pool: a request past the timeout has its worker killed and is
   CHECK(got[1].attempts == 1);
   CHECK(got[1].error == "timed out after 0.5 s (worker process killed)");
   CHECK(pool.run_ordered({"d"}) == std::vector<std::string>{"d"});
+}
+
+TEST_CASE("process pool: forks only as many workers as it has requests (issue 36 #13)", "[workers]") {
+  ProcessPool pool(8, [](const std::string& r) { return r; });
+  CHECK(pool.live_workers() == 0);
+  CHECK(pool.run_ordered({"a", "b", "c"}) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(pool.live_workers() <= 3);
+  CHECK(pool.jobs() == 8);
+  const int cpus = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  CHECK(cap_jobs(1, "-j") == 1);
+  CHECK(cap_jobs(cpus, "-j") == cpus);
+  CHECK(cap_jobs(cpus + 100, "-j") == cpus);   // with a warning on stderr
+}
+
+namespace {
+
+// True when process `pid` is gone or a zombie (an orphan waits for its new parent to reap it).
+bool process_ended(pid_t pid) {
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!f) return true;
+  char state = '?';
+  const int n = std::fscanf(f, "%*d (%*[^)]) %c", &state);
+  std::fclose(f);
+  return n == 1 && (state == 'Z' || state == 'X');
+}
+
+}  // namespace
+
+TEST_CASE("process pool: workers die with a SIGKILLed parent (issue 36 #14)", "[workers]") {
+  // A parent process runs a pool whose only request sleeps for a minute, and is SIGKILLed while
+  // its worker is busy; the worker used to run on until its request ended.
+  const std::string pidfile = "process_pool_test_worker_" + std::to_string(::getpid());
+  std::remove(pidfile.c_str());
+  const pid_t parent = ::fork();
+  REQUIRE(parent >= 0);
+  if (parent == 0) {
+    ProcessPool pool(1, [&](const std::string& r) {
+      if (std::FILE* f = std::fopen(pidfile.c_str(), "w")) std::fprintf(f, "%d\n", ::getpid()), std::fclose(f);
+      ::sleep(60);
+      return r;
+    });
+    (void)pool.run_ordered({"x"});
+    ::_exit(0);
+  }
+  pid_t worker = -1;
+  for (int i = 0; i < 500 && worker <= 0; ++i) {   // up to 10 s for the worker to start
+    if (std::FILE* f = std::fopen(pidfile.c_str(), "r")) {
+      if (std::fscanf(f, "%d", &worker) != 1) worker = -1;
+      std::fclose(f);
+    }
+    if (worker <= 0) ::usleep(20000);
+  }
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  std::remove(pidfile.c_str());
+  REQUIRE(worker > 0);
+  bool ended = false;
+  for (int i = 0; i < 250 && !ended; ++i) {   // up to 5 s
+    ended = process_ended(worker);
+    if (!ended) ::usleep(20000);
+  }
+  if (!ended) ::kill(worker, SIGKILL);
+  CHECK(ended);
 }
