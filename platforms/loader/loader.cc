@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -101,6 +103,46 @@ void plausibility(const KeyDef& d, const std::string& text, const RawValue& v, P
   }
 }
 
+// The physical range of each kind of value (docs/platforms.md §2): a value outside it is an
+// error, not a number that wraps a product or a total further on (a cost of 2^63 cycles once
+// gave a shorter run than the default).
+struct Range {
+  double max;
+  const char* why;
+};
+std::optional<Range> physical_range(Kind k) {
+  switch (k) {
+    case Kind::Cycles: return Range{1e9, "at most 1,000,000,000 cycles for one cost or latency (1 s at 1 GHz)"};
+    case Kind::Int: case Kind::IntList: return Range{1e6, "at most 1,000,000 for a count or a width"};
+    case Kind::Size: case Kind::SizeOrAuto: return Range{1099511627776.0, "at most 1 TiB for a size"};
+    case Kind::Freq: return Range{1e11, "at most 100 GHz for a clock"};
+    case Kind::Bandwidth: case Kind::Real: return Range{1e6, "at most 1,000,000 per cycle for a rate"};
+    case Kind::Energy: return Range{1e9, "at most 1 mJ for an energy per event"};
+    case Kind::Power: return Range{1e3, "at most 1 kW for a power"};
+    case Kind::Address: return Range{281474976710656.0, "at most 2^48 for an address"};
+    default: return std::nullopt;
+  }
+}
+
+void check_range(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
+  const auto r = physical_range(d.kind);
+  if (!r) return;
+  schema::FieldRef f = d.field(spec);
+  std::vector<double> values;
+  if (auto* i = std::get_if<int64_t*>(&f)) {
+    if (**i != kAutoBudget) values.push_back(static_cast<double>(**i));
+  } else if (auto* x = std::get_if<double*>(&f)) {
+    values.push_back(**x);
+  } else if (auto* l = std::get_if<std::vector<int64_t>*>(&f)) {
+    for (int64_t e : **l) values.push_back(static_cast<double>(e));
+  }
+  for (double x : values)
+    if (!std::isfinite(x) || x > r->max) {
+      const std::string what = fmt::format("{}out of range: {}", v.is_list ? "a list element is " : "", r->why);
+      fail_at(v.at, v.at.from_set ? what : fmt::format("{}: {}", d.key, what));
+    }
+}
+
 void assign(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
   schema::FieldRef f = d.field(spec);
   const bool list_kind = d.kind == Kind::StrList || d.kind == Kind::IntList;
@@ -146,6 +188,7 @@ void assign(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
     // An override's message already starts with "key=value".
     fail_at(v.at, v.at.from_set ? std::string(e.what()) : fmt::format("{}: {}", d.key, e.what()));
   }
+  check_range(d, v, spec);
   if (!list_kind) plausibility(d, t, v, spec);
 }
 

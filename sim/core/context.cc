@@ -3,6 +3,9 @@
 
 #include "sim/core/sanitizer_hooks.h"
 
+#include <stdexcept>
+
+#include <fmt/format.h>
 #include <systemc>
 
 namespace edgesim {
@@ -39,5 +42,13 @@ int64_t to_cycles(const sc_core::sc_time& t) {
 }
 
 int64_t now_cycles() { return to_cycles(sc_core::sc_time_stamp()); }
+
+sc_core::sc_time delay_time(int64_t cycles, int64_t from, const char* what) {
+  if (cycles < 0 || cycles > kMaxSimCycles - from)
+    throw std::overflow_error(fmt::format("simulated time overflows: {} of {} cycles at cycle {} would pass 2^53 "
+                                          "cycles (is a cost or latency key far too large?)",
+                                          what, cycles, from));
+  return sc_core::sc_time(static_cast<double>(cycles), sc_core::SC_NS);
+}
 
 }  // namespace edgesim

@@ -30,4 +30,12 @@ class SimContext {
 int64_t to_cycles(const sc_core::sc_time& t);
 int64_t now_cycles();   // to_cycles(sc_time_stamp())
 
+// The largest simulated time, in cycles: 2^53, where a cycle count is still exact as the double
+// SystemC's sc_time is made from, and far below where its 64-bit count of picoseconds wraps.
+inline constexpr int64_t kMaxSimCycles = int64_t{1} << 53;
+// A delay of `cycles` from `from` (cycles since the start) as SystemC time; throws
+// std::overflow_error naming what it was for when the delay is negative or its end passes
+// kMaxSimCycles, instead of a time that wraps.
+sc_core::sc_time delay_time(int64_t cycles, int64_t from, const char* what);
+
 }  // namespace edgesim

@@ -28,7 +28,7 @@ void Engine::run() {
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(k));
     j->start = now_cycles();
     listener_.job_started(*j);
-    if (j->duration > 0) wait(sc_core::sc_time(static_cast<double>(j->duration), sc_core::SC_NS));
+    if (j->duration > 0) wait(delay_time(j->duration, j->start, "a job"));
     j->end = now_cycles();
     listener_.job_finished(*j);
   }

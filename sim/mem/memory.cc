@@ -30,7 +30,7 @@ void Memory::b_transport(int, tlm::tlm_generic_payload& p, sc_core::sc_time& del
     std::memcpy(storage_.data() + addr, p.get_data_ptr(), static_cast<size_t>(len));
   }
   const int64_t start = now_cycles() + to_cycles(delay);
-  delay += sc_core::sc_time(static_cast<double>(access_cycles(start, addr, len, write)), sc_core::SC_NS);
+  delay += delay_time(access_cycles(start, addr, len, write), start, "a memory access");
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

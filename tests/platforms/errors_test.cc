@@ -142,6 +142,25 @@ TEST_CASE("set-overrides: errors name the override and say (from --set)", "[plat
   check("l1=1", "'l1' is a section, not a value; give its keys, e.g. 'l1.impl'");
 }
 
+TEST_CASE("values outside a kind's physical range are one error, never a wrapped total (issue 36 #7)",
+          "[platforms][errors]") {
+  TempDir dir;
+  const std::string p = dir.write("p.yaml", kMinimalPlatform);
+  auto check = [&](const std::string& set, const std::string& message) {
+    const std::string err = load_error(p, {set});
+    INFO("error: " << err);
+    CHECK(err == p + ": " + set + ": " + message + " (from --set)");
+  };
+  const std::string cycles = "out of range: at most 1,000,000,000 cycles for one cost or latency (1 s at 1 GHz)";
+  check("l2.latency_from_cluster=9223372036854775807", cycles);
+  check("l1.latency=1000000001", cycles);
+  check("l1.banks=1048576", "out of range: at most 1,000,000 for a count or a width");
+  check("l2.bw_bytes_per_cycle=2000000", "out of range: at most 1,000,000 per cycle for a rate");
+  CHECK(load_error(p, {"l1.latency=1000000000"}).empty());   // the bound itself is accepted
+  expect_error(dir.write("f.yaml", minimal_with(13, "  latency_from_cluster: 4000000000")), 13,
+               "l2.latency_from_cluster: " + cycles);
+}
+
 TEST_CASE("file-level problems", "[platforms][errors]") {
   TempDir dir;
   expect_error(dir.write("a.yaml", "name: a\nl1: [1\n"), 3, "YAML syntax error");

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <systemc>
 
 #include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
@@ -17,6 +18,7 @@
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
 #include "schedule/sched_util.h"
+#include "sim/core/context.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
 #include "support/paths.h"
@@ -174,6 +176,25 @@ TEST_CASE("timing-only runs give the same cycles as runs with data, run after ru
   const int64_t a = simulate(g, s, p, in).result.total_cycles;
   for (int i = 0; i < 3; ++i) CHECK(simulate(g, s, p, in, timing).result.total_cycles == a);
   CHECK(simulate(g, s, p, in).result.total_cycles == a);
+}
+
+TEST_CASE("simulated time that would pass 2^53 cycles is one error, never a wrapped total (issue 36 #7)",
+          "[sim][exec]") {
+  CHECK(to_cycles(delay_time(5, 10, "x")) == 5);
+  CHECK_NOTHROW(delay_time(kMaxSimCycles - 10, 10, "x"));
+  CHECK_THROWS_WITH(delay_time(kMaxSimCycles - 9, 10, "a job"),
+                    Catch::Matchers::Contains("simulated time overflows: a job of 9007199254740983 cycles at cycle 10"));
+  CHECK_THROWS_AS(delay_time(-1, 0, "x"), std::overflow_error);
+  // A spec made past the loader's bounds (costs of 10^14 cycles per pixel, call, channel and requantisation): the run stops
+  // with that error instead of wrapping SystemC's time.
+  PlatformSpec p = load_platform(test::source_dir() + "/platforms/gap8.yaml");
+  for (int64_t* c : {&p.cluster.cost.c_px, &p.cluster.cost.c_call, &p.cluster.cost.c_cp, &p.cluster.cost.c_rq})
+    *c = 100'000'000'000'000;
+  const Graph g = pointwise_graph();
+  const Schedule s = schedule_for(g, p, "auto");
+  SimOptions timing;
+  timing.data = false;
+  CHECK_THROWS_WITH(simulate(g, s, p, {}, timing), Catch::Matchers::Contains("simulated time overflows"));
 }
 
 TEST_CASE("a platform the simulator cannot model is one clear error", "[sim][exec]") {
