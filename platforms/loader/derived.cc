@@ -44,6 +44,12 @@ const std::vector<Condition>& conditions() {
        "it times L3 copies only with fidelity.l3_ddr=true"},
       {"l3.bus_latency", [](const PlatformSpec& s) { return s.fidelity.l3_ddr; },
        "it times L3 copies only with fidelity.l3_ddr=true"},
+      // The memories' own access latencies enter only transfers timed through them (the L3 DMA's
+      // L3 side); the cluster DMA is timed by its own model (cluster.dma.*) and the cores' L1
+      // accesses by the kernels' cost models (cluster.cost.*).
+      {"l1.latency", [](const PlatformSpec&) { return false; },
+       "L1 accesses are timed by the kernels' cost models (cluster.cost.*) and the cluster DMA's model "
+       "(cluster.dma.*), which do not read it"},
       {"fc.freq_hz", [](const PlatformSpec&) { return false; },
        "the fabric controller runs no layer (cycles and time are the cluster clock's)"},
       // The instruction cache is not simulated: the kernels' loops are taken to hit, and code that
@@ -90,6 +96,12 @@ void report_contradictions(PlatformSpec& s) {
   // Overrides of keys the run does not read under the current settings.
   for (const Condition& c : conditions())
     if (from_set(s, c.key) && !c.read(s)) warn(c.key, std::string("no effect on the run: ") + c.why);
+  // Overrides that count only for some schedules (the loader does not know the flow's).
+  if (from_set(s, "l2.latency_from_cluster") && !s.fidelity.dma_ext_latency)
+    warn("l2.latency_from_cluster",
+         "counts only for compute steps whose operands stay in L2 (policy untiled, layout ops run in L2): a "
+         "tiled layer reads L1, and DMA bursts pay it (as cluster.dma.l2_latency=auto) only with "
+         "fidelity.dma_ext_latency=true");
 }
 
 }  // namespace edgesim::detail

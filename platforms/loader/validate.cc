@@ -105,6 +105,10 @@ class Checker {
     require(s_.cluster.present, {"budgets.dory.n_cores"}, "budgets.dory needs a cluster section");
     require(d.bn_bits == 32 || d.bn_bits == 64, {"budgets.dory.bn_bits"},
             fmt::format("budgets.dory.bn_bits must be 32 or 64 (got {})", d.bn_bits));
+    // DORY's buffering factor: its tiler's memory constraint counts each tile db times, and the
+    // schedule runs single or double buffered; any other number reserves L1 nothing uses.
+    require(d.db == 1 || d.db == 2, {"budgets.dory.db"},
+            fmt::format("budgets.dory.db must be 1 (single buffering) or 2 (double) (got {})", d.db));
     // budgets.dory.n_cores may exceed cluster.n_cores: it is the core count DORY generated the
     // code for (stacks, im2col), and that code runs unchanged with fewer NUM_CORES ([26]).
     const DoryBudgets b = dory_budgets(s_);

@@ -66,8 +66,17 @@ TEST_CASE("an override the run does not read says so and what would make it coun
   const PlatformSpec g = load_platform(platform_file("siracusa"), {"cluster.dma.l2_latency=40"});
   CHECK(has_warning(g, "--set cluster.dma.l2_latency: no effect on the run: it is charged only with "
                        "fidelity.dma_ext_latency=true"));
-  // The core-side L2 latency is always read (cluster kernels with operands in L2): no warning.
-  CHECK_FALSE(has_warning(load_platform(platform_file("siracusa"), {"l2.latency_from_cluster=40"}), "no effect"));
+  // The core-side L2 latency counts only for steps with operands in L2 (policy untiled, layout
+  // ops in L2; the loader does not know the flow): it says so, not "no effect" (issue 36 #15).
+  const PlatformSpec l2 = load_platform(platform_file("siracusa"), {"l2.latency_from_cluster=40"});
+  CHECK_FALSE(has_warning(l2, "no effect"));
+  CHECK(has_warning(l2, "--set l2.latency_from_cluster: counts only for compute steps whose operands stay in L2"));
+  // No model reads the TCDM's access latency (issue 36 #15: l1.latency=1e9 changed nothing, silently).
+  CHECK(has_warning(load_platform(platform_file("gap8"), {"l1.latency=1000000000"}),
+                    "--set l1.latency: no effect on the run: L1 accesses are timed by the kernels' cost models"));
+  // DORY's buffering factor other than 1 or 2 reserved L1 that nothing used: an error now.
+  CHECK_THAT(test::load_error(platform_file("gap8"), {"budgets.dory.db=5"}),
+             Catch::Contains("budgets.dory.db must be 1 (single buffering) or 2 (double) (got 5)"));
   const PlatformSpec r = load_platform(platform_file("siracusa"), {"cluster.dma.l2_latency=40", "fidelity.mode=realistic"});
   CHECK_FALSE(has_warning(r, "no effect"));
   CHECK(has_warning(load_platform(platform_file("gap8"), {"fc.freq_hz=100MHz"}), "fabric controller runs no layer"));
