@@ -1,5 +1,7 @@
 #include "compiler/budget/memory.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -90,6 +92,24 @@ void check_memory(const MemoryEstimate& e, const Graph& g, const std::string& wh
     }
   throw MemoryLimitError(what + ": needs an estimated " + e.str() + " of memory, above the limit of " +
                          size_str(limit) + batch + "; raise it with --memory-limit SIZE (0: no limit)");
+}
+
+int64_t resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  long long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? static_cast<int64_t>(resident) * ::sysconf(_SC_PAGESIZE) : 0;
+}
+
+void check_resident(const std::string& what) {
+  const int64_t limit = memory_limit();
+  if (limit <= 0) return;
+  const int64_t rss = resident_bytes();
+  if (rss <= limit) return;
+  throw MemoryLimitError(what + ": the process reached " + size_str(rss) + " of memory, above the limit of " +
+                         size_str(limit) + "; raise it with --memory-limit SIZE (0: no limit)");
 }
 
 }  // namespace edgesim

@@ -59,4 +59,11 @@ class MemoryLimitError : public std::runtime_error {
 //    batch 100000); raise it with --memory-limit SIZE (0: no limit)"
 void check_memory(const MemoryEstimate& e, const Graph& g, const std::string& what);
 
+// Work whose memory the estimate cannot foresee (the tuner's search: options per layer, plans per
+// network) is bounded as it runs: check_resident throws MemoryLimitError when the process's
+// resident memory (/proc/self/statm; 0 when unknown) exceeds memory_limit():
+//   "<what>: the process reached 4.1 GiB of memory, above the limit of 4 GiB; raise it with ..."
+int64_t resident_bytes();
+void check_resident(const std::string& what);
+
 }  // namespace edgesim

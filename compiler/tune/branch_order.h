@@ -36,6 +36,12 @@ struct BranchOrder {
 
 BranchOrder choose_branch_order(const Graph& g);
 
+// The region the fork at tensor t opens: the nodes reached from one of its readers (the readers
+// included) that reach the join, the earliest node in list order that every reader reaches or
+// is (the join excluded); in list order. Empty when t has fewer than two readers or the branches
+// never join. O(span x readers) time and memory.
+std::vector<int> branch_region(const Graph& g, int t);
+
 // Every topological order of the nodes of g (tests; stops after `cap`).
 std::vector<std::vector<int>> all_topological_orders(const Graph& g, size_t cap);
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/io/dir_lock.h"
 #include "compiler/io/write_file.h"
 #include "compiler/schedule/json.h"
@@ -18,6 +19,7 @@
 #include "compiler/tune/objective.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/hash.h"
+#include "platforms/util/printable.h"
 #include "platforms/util/regular_file.h"
 
 namespace edgesim {
@@ -312,6 +314,7 @@ std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec
     if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (as tile_graph)
     // A RISC-V host (DIANA) runs its layers on whole tensors in L2: nothing to tile or tune.
     if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
+    check_resident("tune: layer '" + printable(g.nodes[static_cast<size_t>(node)].name) + "'");
     LayerTuneResult r = tune_layer_cached(g, node, ctx, spec, actx, opt, cache);
     if (npu_base && g.nodes[static_cast<size_t>(node)].engine == "npu")
       for (const TunedOption& o : r.options)

@@ -1,4 +1,6 @@
 // Fusion candidates and their evaluation (fusion.h).
+#include "compiler/budget/memory.h"
+#include "platforms/util/printable.h"
 #include "compiler/tune/fusion.h"
 
 #include <algorithm>
@@ -176,6 +178,7 @@ std::vector<FusionChoice> tune_fusion(const Graph& g, const PlatformSpec& spec, 
     const LayerTiling& tp = chain[i];
     const LayerTiling& tc = chain[at.at(c)];
     if (tp.l3.weights_in_l3 || tc.l3.weights_in_l3 || tp.l3.input_in_l3 || tc.l3.output_in_l3) continue;
+    check_resident("tune: fusing '" + printable(g.nodes[static_cast<size_t>(p)].name) + "'");
     FusionChoice f;
     f.producer = p, f.consumer = c, f.p_index = i, f.c_index = at.at(c);
     const Shape& ys = g.tensor(g.nodes[static_cast<size_t>(c)].outputs[0]).shape;

@@ -1,4 +1,5 @@
 // tune_network (network_tune.h).
+#include "compiler/budget/memory.h"
 #include "compiler/tune/network_tune.h"
 
 #include <algorithm>
@@ -162,6 +163,7 @@ struct Search {
   static bool better(int64_t a, int64_t b) { return a >= 0 && (b < 0 || a < b); }
   // Evaluates the batch; returns the index of the first.
   size_t run(std::vector<NetPlan> batch) {
+    check_resident("tune: the network search");
     const size_t first = plans.size();
     const std::vector<int64_t> v = net.evaluate(g, batch, spec);
     for (size_t i = 0; i < batch.size(); ++i) {

@@ -143,3 +143,37 @@ TEST_CASE("cli resources: FIFOs and devices are refused as networks, platforms a
     }
   }
 }
+
+TEST_CASE("cli resources: the tuner's search is bounded by --memory-limit as it runs (issue 36 #12)",
+          "[e2e][cli][resources]") {
+  // A chain of 1,000 small 1x1 convolutions: its tuning grows past 38 MiB, and stops there with one
+  // error. (Its branch-order analysis once held every node's descendants: 2.4 GB at 10,000 layers.)
+  TempDir dir;
+  test::OnnxWriter w;
+  using T = onnx::TensorProto;
+  w.input("input", T::UINT8, {1, 8, 4, 4}).output("output", T::UINT8, {1, 8, 4, 4});
+  w.init_f("s", {}, {0.05f}).init_i("z", {}, {0}, T::UINT8).init_f("ws", {}, {0.01f}).init_i("wz", {}, {0}, T::INT8);
+  std::vector<int64_t> wv(64);
+  for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<int64_t>(i % 7) - 3;
+  w.init_i("w", {8, 8, 1, 1}, wv, T::INT8).init_f("bs", {}, {0.0005f}).init_i("bz", {}, {0}, T::INT32);
+  w.init_i("b", {8}, std::vector<int64_t>(8, 0), T::INT32);
+  w.node("DequantizeLinear", {"w", "ws", "wz"}, {"wdq"});
+  w.node("DequantizeLinear", {"b", "bs", "bz"}, {"bdq"});
+  std::string cur = "input";
+  for (int i = 0; i < 1000; ++i) {
+    const std::string k = std::to_string(i);
+    w.node("DequantizeLinear", {cur, "s", "z"}, {"d" + k});
+    test::OnnxWriter::attr_ints(w.node("Conv", {"d" + k, "wdq", "bdq"}, {"c" + k}), "kernel_shape", {1, 1});
+    w.node("Relu", {"c" + k}, {"r" + k});
+    w.node("QuantizeLinear", {"r" + k, "s", "z"}, {"q" + k});
+    cur = "q" + k;
+  }
+  w.node("Identity", {cur}, {"output"});
+  const std::string chain = w.save(dir, "chain.onnx");
+  const test::RunResult r = run_edgesim("tune -p gap8 --analytic-only --no-cache --memory-limit 38MiB " + chain);
+  INFO(r.output);
+  CHECK(r.status == 2);
+  CHECK(r.output.find("edgesim: error: tune: ") != std::string::npos);
+  CHECK(r.output.find("of memory, above the limit of 38 MiB; raise it with --memory-limit SIZE") != std::string::npos);
+  CHECK(r.output.find("tcmalloc") == std::string::npos);
+}

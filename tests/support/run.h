@@ -29,6 +29,10 @@ inline RunResult run_shell(const std::string& cmd) {
 }
 
 // args is appended to the edgesim binary path verbatim (quote paths with spaces yourself).
-inline RunResult run_edgesim(const std::string& args) { return run_shell("'" + edgesim_bin() + "' " + args + " 2>&1"); }
+inline RunResult run_edgesim(const std::string& args) {
+  std::string cmd = "'";   // appended piecewise: GCC 12 warns -Wrestrict on "literal" + std::string
+  cmd.append(edgesim_bin()).append("' ").append(args).append(" 2>&1");
+  return run_shell(cmd);
+}
 
 }  // namespace edgesim::test
