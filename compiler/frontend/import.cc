@@ -105,7 +105,7 @@ void check_declared_output(const OnnxModel& m, const std::string& name, const Sh
     if (!overflow && declared == shape_numel(computed)) return;
     auto text = [](const Shape& s) {
       std::string r;
-      for (int64_t d : s) r += (r.empty() ? "" : "x") + std::to_string(d);
+      for (int64_t d : s) r.append(r.empty() ? "" : "x").append(std::to_string(d));
       return r;
     };
     throw ImportError(path + ": graph output '" + name + "' is declared " + text(io.shape) + " (" +

@@ -173,7 +173,7 @@ double scaled(const std::string& text, const char* what, const char* expect,
   std::string u;
   for (char c : n.unit)
     if (!std::isspace(static_cast<unsigned char>(c))) u += c;
-  if (u.rfind("\xc2\xb5", 0) == 0) u = "u" + u.substr(2);   // µ (UTF-8) as u
+  if (u.rfind("\xc2\xb5", 0) == 0) u.replace(0, 2, "u");   // µ (UTF-8) as u
   for (const auto& [name, mult] : units)
     if (u == name) return static_cast<double>(n.mantissa) / std::pow(10.0, n.decimals) * mult;
   fail(text, what, expect);
