@@ -199,6 +199,23 @@ TEST_CASE("conv: bad shapes are reported", "[kernels][conv]") {
   CHECK_THROWS_WITH(conv_reference(q, x1.view(), w1.view(), y1.view()), Catch::Contains("output shape should be [1, 1, 0, 4]"));
 }
 
+TEST_CASE("conv: a kernel larger than the padded input has an empty output and computes nothing", "[kernels][conv]") {
+  // Regression (fuzz_kernel_diff, input 00 00 00 00 00 00 00 04): a 5x1 kernel over a 1x1 input
+  // has output [1, 1, 0, 1]; the reference indexed its empty accumulator (UBSan: reference
+  // binding to null pointer). Wo = 0 under Ho > 0 did the same for each output row.
+  ConvParams p;
+  p.kh = 5;
+  const Tensor x = Tensor::from_ints(DType::U8, {1, 1, 1, 1}, {7}), w(DType::I8, {1, 1, 5, 1});
+  Tensor y(DType::U8, {1, 1, 0, 1});
+  CHECK_NOTHROW(conv_reference(p, x.view(), w.view(), y.view()));
+  ConvParams q;
+  q.kw = 3;
+  const Tensor x2(DType::U8, {1, 2, 3, 1}), w2(DType::I8, {4, 2, 1, 3});
+  Tensor y2(DType::I32, {1, 4, 3, 0});
+  q.rq = raw_i32();
+  CHECK_NOTHROW(conv_reference(q, x2.view(), w2.view(), y2.view()));
+}
+
 TEST_CASE("conv: an accumulator outside the output dtype is an error, not a wrap", "[kernels][conv]") {
   ConvParams p;   // rq None with the default int64 range: the caller chose an i8 output wrongly
   const Tensor x = Tensor::from_ints(DType::U8, {1, 1, 1, 1}, {200});
