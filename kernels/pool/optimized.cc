@@ -41,6 +41,9 @@ bool pool_optimized(const PoolParams& p, const View& x, const View& y, ArithMode
     if (std::min(oh * q.sh - q.pad_t + q.kh, H) <= std::max<int64_t>(oh * q.sh - q.pad_t, 0)) return false;
   for (int64_t ow = 0; is_max && ow < Wo; ++ow)
     if (std::min(ow * q.sw - q.pad_l + q.kw, W) <= std::max<int64_t>(ow * q.sw - q.pad_l, 0)) return false;
+  // A window larger than the padded input leaves no output position: nothing to compute (the
+  // loops below would index the empty output buffer).
+  if (Ho == 0 || Wo == 0) return true;
 
   // One image at a time: the working buffers stay the size of one image whatever the batch.
   std::vector<int32_t> xv(static_cast<size_t>(C * H * W));

@@ -277,3 +277,23 @@ TEST_CASE("optimized kernels decline what they cannot do exactly, without writin
   Tensor y2(DType::I32, {2, 2});
   CHECK_FALSE(gemm_optimized(gp, a32.view(), b8.view(), y2.view()));
 }
+
+TEST_CASE("optimized pool: a window larger than the padded input gives an empty output as the reference does", "[kernels][optimized]") {
+  // Regression (fuzz_kernel_diff, input 02 00 00 00 00 ef fe ee): a 5x4 sum window over a 1x1
+  // input has output [1, 1, 0, 0]; pool_optimized indexed its empty output buffer (UBSan:
+  // reference binding to null pointer). Wo = 0 under Ho > 0 did the same for each channel.
+  Rng g{6};
+  for (const auto kind : {PoolParams::Kind::Sum, PoolParams::Kind::Max}) {
+    PoolParams p;
+    p.kind = kind;
+    p.kh = 5, p.kw = 4;
+    const Tensor x = random8(g, DType::I8, {1, 1, 1, 1});
+    Tensor yr(DType::I8, {1, 1, 0, 0}), yo(DType::I8, {1, 1, 0, 0});
+    CHECK_NOTHROW(pool_reference(p, x.view(), yr.view()));
+    CHECK(pool_optimized(p, x.view(), yo.view()));
+    p.kh = 1;   // Ho = 3, Wo = 0
+    const Tensor x3 = random8(g, DType::U8, {2, 3, 3, 2});
+    Tensor y3(DType::I8, {2, 3, 3, 0});
+    CHECK(pool_optimized(p, x3.view(), y3.view()));
+  }
+}
