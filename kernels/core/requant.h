@@ -15,8 +15,16 @@
 
 namespace edgesim {
 
-// Round half to even (ONNX rne); std::nearbyint in the default rounding mode.
-inline int64_t round_half_even(double v) { return static_cast<int64_t>(std::nearbyint(v)); }
+// Round half to even (ONNX rne); std::nearbyint in the default rounding mode. Values beyond
+// ±2^62 saturate there: converting them to int64 would be undefined, and every caller adds a
+// zero point and clamps to an output range (a float requant whose scale is far larger than the
+// accumulators need gives that range's bound).
+inline int64_t round_half_even(double v) {
+  constexpr int64_t kSat = int64_t{1} << 62;
+  if (v >= static_cast<double>(kSat)) return kSat;
+  if (v <= -static_cast<double>(kSat)) return -kSat;
+  return static_cast<int64_t>(std::nearbyint(v));
+}
 // ⌊a/b⌋ for b > 0
 inline int64_t floor_div(int64_t a, int64_t b) {
   int64_t q = a / b;
