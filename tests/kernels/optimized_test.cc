@@ -297,3 +297,24 @@ TEST_CASE("optimized pool: a window larger than the padded input gives an empty 
     CHECK(pool_optimized(p, x3.view(), y3.view()));
   }
 }
+
+TEST_CASE("optimized conv: a kernel larger than the padded input gives an empty output as the reference does", "[kernels][optimized]") {
+  // Regression (fuzz_kernel_diff, 60-s run with seed 1): a batch of 2 under a kernel taller than
+  // the input, output [2, M, 0, Wo] laid out with the batch axis not outermost; conv_optimized
+  // stepped the empty output view to the second image, a null pointer plus an offset (UBSan:
+  // applying non-zero offset to null pointer).
+  Rng g{7};
+  ConvParams p;
+  p.kh = 4, p.kw = 2;
+  p.rq.lo = INT32_MIN, p.rq.hi = INT32_MAX;
+  const Tensor x = random8(g, DType::U8, {2, 3, 2, 5}), w = random8(g, DType::I8, {4, 3, 4, 2});
+  Tensor yr(DType::I32, {2, 4, 0, 4}), mem(DType::I32, {0, 2, 4, 4});   // memory order Ho, N, M, Wo
+  const View yo = dense::permuted(mem.view(), {1, 2, 0, 3});
+  CHECK_NOTHROW(conv_reference(p, x.view(), w.view(), yr.view()));
+  CHECK_NOTHROW(conv_reference(p, x.view(), w.view(), yo));
+  CHECK(conv_optimized(p, x.view(), w.view(), yo));
+  p.groups = 3;   // depthwise
+  const Tensor wd = random8(g, DType::I8, {3, 1, 4, 2});
+  Tensor md(DType::I32, {0, 2, 3, 4});
+  CHECK(conv_optimized(p, x.view(), wd.view(), dense::permuted(md.view(), {1, 2, 0, 3})));
+}
