@@ -14,8 +14,8 @@ TEST_CASE("requant integer form rounds half up with r = 2^(shift-1)", "[kernels]
 TEST_CASE("requant float form saturates a product beyond int64 to the output range", "[kernels][requant]") {
   // Regression (fuzz_kernel_diff): a float requant whose scale is 2^60 times an accumulator took
   // acc·scale = 1.86e19 to int64, which is undefined (UBSan: float-cast-overflow in
-  // round_half_even). QLinearConv reaches it with scales x_s·w_s/y_s of 1e10 and up, which the
-  // importer accepts (positive and finite).
+  // round_half_even). The importer accepts any positive finite QLinearConv scales, so a ratio
+  // x_s·w_s/y_s of 1e13 over accumulators of 1e6 would do the same.
   edgesim::Requant rq;
   rq.kind = edgesim::Requant::Kind::Float;
   rq.scale = {std::ldexp(1000.0, 60)};
