@@ -82,7 +82,7 @@ void check_supported(const Builder& b, const OnnxNode& n) {
 
 void dispatch(Builder& b, const OnnxNode& n) {
   check_supported(b, n);
-  // Float fake-quant graphs (DIALECTS.md §3.5): the element-wise ops on float tensors form
+  // Float fake-quant graphs (docs/dialects.md, "Deeploy transformer ops"): the element-wise ops on float tensors form
   // float chains; everything else (MatMul of the quantised integers) takes the integer path.
   if (b.graph.dialect == "fakequant" && is_float_chain_op(n.op)) return import_float_chain(b, n);
   handlers().at(n.op)(b, n);

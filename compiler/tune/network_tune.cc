@@ -1,13 +1,14 @@
 // tune_network (network_tune.h).
-#include "compiler/budget/memory.h"
 #include "compiler/tune/network_tune.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "compiler/budget/memory.h"
 #include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/json.h"
@@ -205,6 +206,238 @@ NetPlan with_fusion(NetPlan p, std::vector<FusionChoice> f) {
   return p;
 }
 
+using EngineList = std::vector<std::pair<std::string, bool>>;
+
+EngineList engines_of(const Graph& g) {
+  EngineList e;
+  for (const Node& n : g.nodes) e.emplace_back(n.engine, n.wmem_weights);
+  return e;
+}
+
+std::vector<int> identity_order(const Graph& g) {
+  std::vector<int> o;
+  for (size_t k = 0; k < g.nodes.size(); ++k) o.push_back(static_cast<int>(k));
+  return o;
+}
+
+// A plan is stored under the key of the graph it runs on (its order and engines applied: what
+// TunedPolicy finds after apply_network), and under g0's key with the engines layers may move to
+// (key0). A plan under `plain` counts only when its engines and order are g0's own.
+std::optional<NetworkTuneResult> find_cached_plan(const Graph& g0, const std::string& plain, const std::string& key0,
+                                                  TuneCache& cache) {
+  auto hit = cache.find_network(plain);
+  if (hit && hit->engines.size() != g0.nodes.size()) hit.reset();
+  for (size_t k = 0; hit && k < g0.nodes.size(); ++k)
+    if (hit->engines[k].first != g0.nodes[k].engine || hit->engines[k].second != g0.nodes[k].wmem_weights ||
+        hit->order.at(k) != static_cast<int>(k))
+      hit.reset();
+  if (!hit) hit = cache.find_network(key0);
+  return hit;
+}
+
+// DORY's and Deeploy's plans, on the engines as given, and their simulated cycles.
+struct References {
+  NetPlan dory, deeploy;
+  bool has_dory = true, has_deeploy = true;   // (a network without layer nodes has empty plans)
+  std::vector<int64_t> cycles;                // as `tuned` would run them (-1: the flow fails)
+};
+
+// refs.cycles: the two plans as `tuned` would run them (the platform's cluster kernels; on g0:
+// the plans index its nodes, so on an NE16 the schedule takes Deeploy's pointwise reshape per
+// tile). r.dory / r.deeploy: as their flows run them, the figures `run --policy dory|deeploy`
+// report: Deeploy's kernel library where the platform names one (flow_platform) and, on an NE16,
+// Deeploy's pointwise reshape pass on a copy of g0, tiled again (compiler/passes/ne16_pw_reshape.h),
+// as the flow does.
+References reference_plans(const Graph& g0, const PlatformSpec& spec, NetworkEvaluator& net, NetworkTuneResult& r) {
+  References ref;
+  try {
+    ref.dory = tile_graph(g0, spec, "dory");
+  } catch (const TilingError&) {
+    ref.has_dory = false;
+  }
+  try {
+    ref.deeploy = tile_graph(g0, spec, "deeploy");
+  } catch (const TilingError&) {
+    ref.has_deeploy = false;
+  }
+  ref.cycles = net.evaluate(g0, {ref.dory, ref.deeploy}, spec);
+  if (!ref.has_dory) ref.cycles[0] = -1;
+  if (!ref.has_deeploy) ref.cycles[1] = -1;
+  r.dory = ref.cycles[0], r.deeploy = ref.cycles[1];
+  if (ref.has_deeploy) {
+    const PlatformSpec dspec = flow_platform(spec, "deeploy");
+    Graph g1 = g0;
+    if (apply_ne16_pw_reshape(g1, spec, "deeploy") > 0) {
+      try {
+        r.deeploy = net.evaluate(g1, {tile_graph(g1, dspec, "deeploy")}, dspec).at(0);
+      } catch (const TilingError&) {
+        r.deeploy = -1;   // as `run --policy deeploy` would fail
+      }
+    } else if (spec.budgets.deeploy.cost.present) {
+      r.deeploy = net.evaluate(g0, {ref.deeploy}, dspec).at(0);
+    }
+  }
+  return ref;
+}
+
+// Chains of per-layer results: as tuned (activations where each layer alone is fastest), with
+// the activations kept in L2 wherever a layer can, and both with every NPU layer under DORY's
+// L3 decision (its best option alone may not fit the network's L2: the plans fall back on
+// what NPU layers had before they had options); each when it differs from those before.
+std::vector<std::vector<LayerTuneResult>> layer_chains(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt,
+                                                       TuneCache& cache, const std::vector<LayerTuneResult>& tuned) {
+  std::vector<std::vector<LayerTuneResult>> chains{tuned};
+  for (const auto& [act_l2, npu_base] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+    std::vector<LayerTuneResult> b = tune_graph(g, spec, opt, cache, act_l2, npu_base);
+    if (std::none_of(chains.begin(), chains.end(), [&](const auto& c) { return same_choices(c, b); }))
+      chains.push_back(std::move(b));
+  }
+  return chains;
+}
+
+// The rounds of whole-network plans built from the chains (Variant), evaluated into `s`.
+class PlanRounds {
+ public:
+  PlanRounds(const Graph& g, const PlatformSpec& spec, NetworkEvaluator& net, std::vector<std::vector<LayerChoices>> ch,
+             size_t& fusion_sims)
+      : s{g, spec, net, {}, {}, SIZE_MAX}, g_(g), spec_(spec), net_(net), ch_(std::move(ch)), fusion_sims_(fusion_sims) {}
+
+  Search s;
+
+  // Round 1: per chain, no streaming, the constants as the network places them or all in L3,
+  // prefetch planned greedily in layer order or backwards, or by gain; the best with its fused
+  // pairs; round 2: the best with every streaming slab size; round 3: each streaming layer of
+  // the best alone moved to its neighbouring choices.
+  void run(bool consts_in_l3) {
+    std::vector<Variant> vars;
+    for (size_t c = 0; c < ch_.size(); ++c)
+      for (bool l3 : {false, true})
+        for (Prefetch how : kPlanners)
+          if (!l3 || consts_in_l3) vars.push_back({c, l3, how, false, std::vector<int64_t>(ch_[c].size(), -1)});
+    auto [v1, c1] = round(vars);
+    if (!fusions(v1.chain, v1.consts_l3).empty()) {   // when any pair gains
+      Variant v = v1;
+      v.fused = true;
+      auto [vf, cf] = round({v});
+      if (Search::better(cf, c1)) v1 = vf, c1 = cf;
+    }
+    Variant best = v1;
+    if (const std::vector<Variant> slabs = slab_variants(v1); !slabs.empty()) {
+      auto [v2, c2] = round(slabs);
+      if (Search::better(c2, c1)) best = v2;
+    }
+    if (const std::vector<Variant> moves = neighbour_variants(best); !moves.empty()) round(moves);
+  }
+
+ private:
+  // Fused pairs per (chain, constants placement), found once.
+  const std::vector<FusionChoice>& fusions(size_t chain, bool l3) {
+    const auto key = std::pair{chain, l3};
+    if (!fusion_.count(key)) {
+      const NetPlan base = plan_of(ch_[chain], std::vector<int64_t>(ch_[chain].size(), -1));
+      fusion_[key] = tune_fusion(g_, spec_, base, l3, net_, 4);
+      for (FusionChoice& f : tune_siblings(g_, spec_, base, l3, net_, 4)) fusion_[key].push_back(std::move(f));
+      for (const FusionChoice& f : fusion_[key]) fusion_sims_ += f.simulated;
+    }
+    return fusion_.at(key);
+  }
+  NetPlan make(const Variant& v) {
+    NetPlan p = plan_of(ch_[v.chain], v.pick);
+    for (LayerTiling& t : p) t.net.consts_l3 = v.consts_l3;
+    if (v.fused) p = with_fusion(std::move(p), fusions(v.chain, v.consts_l3));
+    return prefetched(g_, spec_, p, v.prefetch);
+  }
+  // Evaluates the variants; returns the best of them and its value ({}, -1 when none has one).
+  std::pair<Variant, int64_t> round(const std::vector<Variant>& vs) {
+    std::vector<NetPlan> batch;
+    for (const Variant& v : vs) batch.push_back(make(v));
+    const size_t first = s.run(std::move(batch));
+    size_t bv = SIZE_MAX;
+    for (size_t i = 0; i < vs.size(); ++i)
+      if (bv == SIZE_MAX || Search::better(s.val[first + i], s.val[first + bv])) bv = i;
+    s.consider(first);
+    return std::pair{bv == SIZE_MAX ? Variant{} : vs[bv], bv == SIZE_MAX ? int64_t{-1} : s.val[first + bv]};
+  }
+  std::vector<Variant> slab_variants(const Variant& v1) const {
+    std::set<int64_t> sizes;
+    for (const LayerChoices& c : ch_[v1.chain])
+      for (const auto& [sz, o] : c.stream) sizes.insert(sz);
+    std::vector<Variant> vars;
+    for (int64_t sz : sizes)
+      for (Prefetch how : kPlanners)
+        vars.push_back({v1.chain, v1.consts_l3, how, v1.fused, std::vector<int64_t>(ch_[v1.chain].size(), sz)});
+    return vars;
+  }
+  // Each streaming layer alone moved to its neighbouring choices (keep, or the next smaller /
+  // larger slab).
+  std::vector<Variant> neighbour_variants(const Variant& best) const {
+    std::vector<Variant> vars;
+    const std::vector<LayerChoices>& cb = ch_[best.chain];
+    for (size_t i = 0; i < cb.size(); ++i) {
+      if (cb[i].stream.empty()) continue;
+      std::vector<int64_t> alts{-1};
+      for (const auto& [sz, o] : cb[i].stream) alts.push_back(sz);
+      const auto at = std::find(alts.begin(), alts.end(), best.pick[i]);
+      const size_t k = at == alts.end() ? 0 : static_cast<size_t>(at - alts.begin());
+      for (size_t j : {k - 1, k + 1}) {
+        if (j >= alts.size()) continue;
+        Variant v = best;
+        v.pick[i] = alts[j];
+        vars.push_back(v);
+      }
+    }
+    return vars;
+  }
+
+  const Graph& g_;
+  const PlatformSpec& spec_;
+  NetworkEvaluator& net_;
+  std::vector<std::vector<LayerChoices>> ch_;
+  size_t& fusion_sims_;
+  std::map<std::pair<size_t, bool>, std::vector<FusionChoice>> fusion_;
+};
+
+// A reference flow's plan taken as the result: no engine moves, no reordering.
+void take_reference(NetworkTuneResult& r, const Graph& g0, const NetPlan& plan, int64_t cycles, const char* flow) {
+  r.tilings = plan;
+  r.tuned = cycles;
+  r.chosen = flow;
+  r.engines = engines_of(g0);
+  r.engine_changes.clear();
+  r.order = identity_order(g0);
+  r.peak_after = r.peak_before;
+}
+
+// The winner, references included (ties keep the tuned plan), then Deeploy's whole flow, its
+// kernel library included, when that is faster still.
+void choose_winner(NetworkTuneResult& r, const Search& s, const References& ref, const Graph& g, const Graph& g0,
+                   const PlatformSpec& spec) {
+  r.plans = s.plans.size() + 2;
+  r.tilings = s.plans[s.best];
+  r.tuned = s.val[s.best];
+  r.engines = engines_of(g);
+  if (Search::better(ref.cycles[0], r.tuned)) take_reference(r, g0, ref.dory, ref.cycles[0], "dory");
+  if (Search::better(ref.cycles[1], r.tuned)) take_reference(r, g0, ref.deeploy, ref.cycles[1], "deeploy");
+  const bool own_library = spec.budgets.deeploy.cost.present && ref.has_deeploy;
+  if (own_library && Search::better(r.deeploy, r.tuned)) {
+    take_reference(r, g0, ref.deeploy, r.deeploy, "deeploy");
+    r.library = "deeploy";
+  }
+}
+
+// The plan stored under g0's key with its engines (key0), under the key of the graph as it runs,
+// and, on Deeploy's library, under that platform's key (the flows time such a plan there).
+void store_plan(const NetworkTuneResult& r, const Graph& g0, const PlatformSpec& spec, const TuneOptions& opt,
+                const std::string& evaluator, const std::string& key0, TuneCache& cache) {
+  cache.put_network(key0, r);
+  Graph fin = g0;
+  apply_network(fin, r);
+  NetworkTuneResult as_run = r;   // for the graph as it runs: nothing left to reorder
+  for (size_t k = 0; k < as_run.order.size(); ++k) as_run.order[k] = static_cast<int>(k);
+  cache.put_network(network_key(fin, spec, opt, evaluator), as_run);
+  if (!r.library.empty()) cache.put_network(network_key(fin, flow_platform(spec, r.library), opt, evaluator), as_run);
+}
+
 }  // namespace
 
 void apply_network(Graph& g, const NetworkTuneResult& r) {
@@ -220,37 +453,18 @@ void apply_network(Graph& g, const NetworkTuneResult& r) {
 NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const TuneOptions& opt, NetworkEvaluator* net,
                                TuneCache& cache) {
   NetworkTuneResult r;
-  auto engines_of = [](const Graph& x) {
-    std::vector<std::pair<std::string, bool>> e;
-    for (const Node& n : x.nodes) e.emplace_back(n.engine, n.wmem_weights);
-    return e;
-  };
-  auto identity = [&] {
-    std::vector<int> o;
-    for (size_t k = 0; k < g0.nodes.size(); ++k) o.push_back(static_cast<int>(k));
-    return o;
-  };
   if (!net) {
     r.layers = tune_graph(g0, spec, opt, cache);
     for (const LayerTuneResult& l : r.layers) r.tilings.push_back(l.tuned);
     r.engines = engines_of(g0);
-    r.order = identity();
+    r.order = identity_order(g0);
     return r;
   }
   r.evaluator = net->name();
-  // A plan is stored under the key of the graph it runs on (its order and engines applied: what
-  // TunedPolicy finds after apply_network), and under g0's key with the engines layers may move to.
   const std::string plain = network_key(g0, spec, opt, net->name());
   std::string key0 = plain + "|engines";
   for (const std::string& e : opt.engines) key0 += ":" + e;
-  auto hit = cache.find_network(plain);
-  if (hit && hit->engines.size() != g0.nodes.size()) hit.reset();
-  for (size_t k = 0; hit && k < g0.nodes.size(); ++k)
-    if (hit->engines[k].first != g0.nodes[k].engine || hit->engines[k].second != g0.nodes[k].wmem_weights ||
-        hit->order.at(k) != static_cast<int>(k))
-      hit.reset();
-  if (!hit) hit = cache.find_network(key0);
-  if (hit) {   // the per-layer results again, on the plan's graph
+  if (auto hit = find_cached_plan(g0, plain, key0, cache)) {   // the per-layer results again, on the plan's graph
     Graph g = g0;
     apply_network(g, *hit);
     hit->layers = tune_graph(g, spec, opt, cache);
@@ -261,7 +475,7 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
   if (opt.change_graph) {
     bo = choose_branch_order(g0);
   } else {
-    bo.order = identity();
+    bo.order = identity_order(g0);
     bo.peak_before = bo.peak_after = activation_l2_peak(g0, bo.order);
   }
   r.branch_regions = bo.regions, r.branch_orders = bo.orders;
@@ -273,182 +487,25 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
   r.layers = tune_graph(g, spec, opt, cache);
   for (const LayerTuneResult& l : r.layers) r.tilings.push_back(l.tuned);
 
-  // DORY's and Deeploy's plans, on the engines as given.
-  NetPlan dory, deeploy;
-  bool has_dory = true, has_deeploy = true;   // (a network without layer nodes has empty plans)
-  try {
-    dory = tile_graph(g0, spec, "dory");
-  } catch (const TilingError&) {
-    has_dory = false;
-  }
-  try {
-    deeploy = tile_graph(g0, spec, "deeploy");
-  } catch (const TilingError&) {
-    has_deeploy = false;
-  }
-
-  // Chains of per-layer results: as tuned (activations where each layer alone is fastest), with
-  // the activations kept in L2 wherever a layer can, and both with every NPU layer under DORY's
-  // L3 decision (its best option alone may not fit the network's L2: the plans fall back on
-  // what NPU layers had before they had options); each when it differs from those before.
-  std::vector<std::vector<LayerTuneResult>> chains{r.layers};
-  for (const auto& [act_l2, npu_base] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
-    std::vector<LayerTuneResult> b = tune_graph(g, spec, opt, cache, act_l2, npu_base);
-    if (std::none_of(chains.begin(), chains.end(), [&](const auto& c) { return same_choices(c, b); }))
-      chains.push_back(std::move(b));
-  }
-  std::vector<std::vector<LayerChoices>> ch;
+  const std::vector<std::vector<LayerTuneResult>> chains = layer_chains(g, spec, opt, cache, r.layers);
+  std::vector<std::vector<LayerChoices>> ch;   // point into `chains`, which outlives the rounds
   for (const auto& c : chains) ch.push_back(choices_of(c));
-  const bool consts_in_l3 = network_context(g, spec).consts_in_l3 && spec.l3.size > 0;
-  // Fused pairs per (chain, constants placement), found once.
-  std::map<std::pair<size_t, bool>, std::vector<FusionChoice>> fusion;
-  auto fusions = [&](size_t chain, bool l3) -> const std::vector<FusionChoice>& {
-    const auto key = std::pair{chain, l3};
-    if (!fusion.count(key)) {
-      const NetPlan base = plan_of(ch[chain], std::vector<int64_t>(ch[chain].size(), -1));
-      fusion[key] = tune_fusion(g, spec, base, l3, *net, 4);
-      for (FusionChoice& f : tune_siblings(g, spec, base, l3, *net, 4)) fusion[key].push_back(std::move(f));
-      for (const FusionChoice& f : fusion[key]) r.fusion_sims += f.simulated;
-    }
-    return fusion.at(key);
-  };
-  auto make = [&](const Variant& v) {
-    NetPlan p = plan_of(ch[v.chain], v.pick);
-    for (LayerTiling& t : p) t.net.consts_l3 = v.consts_l3;
-    if (v.fused) p = with_fusion(std::move(p), fusions(v.chain, v.consts_l3));
-    return prefetched(g, spec, p, v.prefetch);
-  };
+  PlanRounds rounds(g, spec, *net, std::move(ch), r.fusion_sims);
+  const References ref = reference_plans(g0, spec, *net, r);
+  rounds.s.run({r.tilings});   // the isolated plan
+  r.isolated = rounds.s.val[0];
+  rounds.s.consider(0);
+  rounds.run(network_context(g, spec).consts_in_l3 && spec.l3.size > 0);
 
-  Search s{g, spec, *net, {}, {}, SIZE_MAX};
-  // refs: the two plans as `tuned` would run them (the platform's cluster kernels), candidates
-  // below (on g0: the plans index its nodes, so on an NE16 the schedule takes Deeploy's pointwise
-  // reshape per tile). r.dory / r.deeploy: as their flows run them, the figures `run --policy
-  // dory|deeploy` report: Deeploy's kernel library where the platform names one (flow_platform)
-  // and, on an NE16, Deeploy's pointwise reshape pass on a copy of g0, tiled again
-  // (compiler/passes/ne16_pw_reshape.h), as the flow does.
-  std::vector<int64_t> refs = net->evaluate(g0, {dory, deeploy}, spec);
-  if (!has_dory) refs[0] = -1;
-  if (!has_deeploy) refs[1] = -1;
-  r.dory = refs[0], r.deeploy = refs[1];
-  if (has_deeploy) {
-    const PlatformSpec dspec = flow_platform(spec, "deeploy");
-    Graph g1 = g0;
-    if (apply_ne16_pw_reshape(g1, spec, "deeploy") > 0) {
-      try {
-        r.deeploy = net->evaluate(g1, {tile_graph(g1, dspec, "deeploy")}, dspec).at(0);
-      } catch (const TilingError&) {
-        r.deeploy = -1;   // as `run --policy deeploy` would fail
-      }
-    } else if (spec.budgets.deeploy.cost.present) {
-      r.deeploy = net->evaluate(g0, {deeploy}, dspec).at(0);
-    }
-  }
-  s.run({r.tilings});   // the isolated plan
-  r.isolated = s.val[0];
-  s.consider(0);
-
-  // Round 1: per chain, no streaming, the constants as the network places them or all in L3,
-  // prefetch planned greedily in layer order or backwards, or by gain.
-  std::vector<Variant> vars;
-  for (size_t c = 0; c < ch.size(); ++c)
-    for (bool l3 : {false, true})
-      for (Prefetch how : kPlanners)
-        if (!l3 || consts_in_l3) vars.push_back({c, l3, how, false, std::vector<int64_t>(ch[c].size(), -1)});
-  auto round = [&](const std::vector<Variant>& vs) {
-    std::vector<NetPlan> batch;
-    for (const Variant& v : vs) batch.push_back(make(v));
-    const size_t first = s.run(std::move(batch));
-    size_t bv = SIZE_MAX;
-    for (size_t i = 0; i < vs.size(); ++i)
-      if (bv == SIZE_MAX || Search::better(s.val[first + i], s.val[first + bv])) bv = i;
-    s.consider(first);
-    return std::pair{bv == SIZE_MAX ? Variant{} : vs[bv], bv == SIZE_MAX ? int64_t{-1} : s.val[first + bv]};
-  };
-  auto [v1, c1] = round(vars);
-
-  // The best of round 1 with its fused pairs (when any pair gains).
-  if (!fusions(v1.chain, v1.consts_l3).empty()) {
-    Variant v = v1;
-    v.fused = true;
-    auto [vf, cf] = round({v});
-    if (Search::better(cf, c1)) v1 = vf, c1 = cf;
-  }
-
-  // Round 2: the best of round 1 with every streaming slab size.
-  std::set<int64_t> sizes;
-  for (const LayerChoices& c : ch[v1.chain])
-    for (const auto& [sz, o] : c.stream) sizes.insert(sz);
-  vars.clear();
-  for (int64_t sz : sizes)
-    for (Prefetch how : kPlanners)
-      vars.push_back({v1.chain, v1.consts_l3, how, v1.fused, std::vector<int64_t>(ch[v1.chain].size(), sz)});
-  Variant best_v = v1;
-  if (!vars.empty()) {
-    auto [v2, c2] = round(vars);
-    if (Search::better(c2, c1)) best_v = v2;
-  }
-
-  // Round 3: from the best so far, each streaming layer alone moved to its neighbouring choices
-  // (keep, or the next smaller / larger slab).
-  vars.clear();
-  const std::vector<LayerChoices>& cb = ch[best_v.chain];
-  for (size_t i = 0; i < cb.size(); ++i) {
-    if (cb[i].stream.empty()) continue;
-    std::vector<int64_t> alts{-1};
-    for (const auto& [sz, o] : cb[i].stream) alts.push_back(sz);
-    const auto at = std::find(alts.begin(), alts.end(), best_v.pick[i]);
-    const size_t k = at == alts.end() ? 0 : static_cast<size_t>(at - alts.begin());
-    for (size_t j : {k - 1, k + 1}) {
-      if (j >= alts.size()) continue;
-      Variant v = best_v;
-      v.pick[i] = alts[j];
-      vars.push_back(v);
-    }
-  }
-  if (!vars.empty()) round(vars);
-
-  // The winner, references included (ties keep the tuned plan).
-  r.plans = s.plans.size() + 2;
-  r.tilings = s.plans[s.best];
-  r.tuned = s.val[s.best];
-  r.engines = engines_of(g);
-  for (size_t i = 0; i < 2; ++i)
-    if (Search::better(refs[i], r.tuned)) {
-      r.tilings = i == 0 ? dory : deeploy;
-      r.tuned = refs[i];
-      r.chosen = i == 0 ? "dory" : "deeploy";
-      r.engines = engines_of(g0);
-      r.engine_changes.clear();
-      r.order = identity();
-      r.peak_after = r.peak_before;
-    }
-  // Deeploy's whole flow, its kernel library included, when that is faster still.
-  const bool own_library = spec.budgets.deeploy.cost.present && has_deeploy;
-  if (own_library && Search::better(r.deeploy, r.tuned)) {
-    r.tilings = deeploy;
-    r.tuned = r.deeploy;
-    r.chosen = "deeploy";
-    r.library = "deeploy";
-    r.engines = engines_of(g0);
-    r.engine_changes.clear();
-    r.order = identity();
-    r.peak_after = r.peak_before;
-  }
+  choose_winner(r, rounds.s, ref, g, g0, spec);
   if (r.chosen == "tuned") {
-    r.changes = describe(g, spec, r.tilings, dory);
+    r.changes = describe(g, spec, r.tilings, ref.dory);
     if (bo.changed())
       r.changes.insert(r.changes.begin(), fmt::format("branches reordered ({} regions, {} legal orders): activation peak "
                                                       "L2 {} -> {} B",
                                                       bo.regions, bo.orders, bo.peak_before, bo.peak_after));
   }
-  cache.put_network(key0, r);
-  Graph fin = g0;
-  apply_network(fin, r);
-  NetworkTuneResult as_run = r;   // for the graph as it runs: nothing left to reorder
-  for (size_t k = 0; k < as_run.order.size(); ++k) as_run.order[k] = static_cast<int>(k);
-  cache.put_network(network_key(fin, spec, opt, net->name()), as_run);
-  // The flows time a plan on Deeploy's library with that platform: the policy finds it there too.
-  if (!r.library.empty()) cache.put_network(network_key(fin, flow_platform(spec, r.library), opt, net->name()), as_run);
+  store_plan(r, g0, spec, opt, net->name(), key0, cache);
   if (r.chosen != "tuned") r.layers = tune_graph(g0, spec, opt, cache);
   return r;
 }

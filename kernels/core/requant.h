@@ -1,4 +1,5 @@
-// Requant: the canonical requantisation of DIALECTS.md §0, shared by every op that fuses one.
+// Requant: the canonical requantisation every dialect lowers to (docs/dialects.md, "What each
+// dialect becomes"), shared by every op that fuses one.
 //
 //   integer form:  y = clamp( ((k[c]·acc + λ[c])·mul + r) >> shift, lo, hi )
 //   exact-divisor: y = clamp( ⌊(k[c]·acc + λ[c])·mul / div⌋, lo, hi )      (NEMO d = 2^n − 1)
@@ -6,7 +7,7 @@
 //
 // "c" is the index along `axis` of the output tensor (-1: the vectors are scalars). k, λ and
 // scale are scalars (size 1) or one entry per index along the axis. Everything is evaluated in
-// int64 (DIALECTS.md §0 rule 2); the float form computes in double from the float32 scales.
+// int64 (no intermediate wraps at int32); the float form computes in double from the float32 scales.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -33,7 +34,7 @@ inline int64_t floor_div(int64_t a, int64_t b) {
 }
 inline int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-// Arithmetic used when a Requant carries an exact divisor `div` (NEMO, DIALECTS.md §1.4).
+// Arithmetic used when a Requant carries an exact divisor `div` (NEMO, docs/dialects.md "NEMO").
 //   Exact:     divide by div (the golden model; reproduces the NEMO goldens).
 //   DoryShift: use `>> shift` as DORY does on target (may be 1 LSB lower).
 enum class ArithMode { Exact, DoryShift };

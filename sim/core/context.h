@@ -1,5 +1,5 @@
-// SimContext: one fresh SystemC simulation context per run (ARCHITECTURE.md, "many simulations
-// per process"). SystemC elaborates once per sc_simcontext and cannot restart after a run, so
+// SimContext: one fresh SystemC simulation context per run (docs/simulator.md, "Many
+// simulations per process"). SystemC elaborates once per sc_simcontext and cannot restart after a run, so
 // every run builds its modules inside a new context, simulates, and drops the context again.
 // The process's first context (the one SystemC creates itself) is never deleted; contexts made
 // here are deleted when the guard goes out of scope, after the run's modules were destroyed.

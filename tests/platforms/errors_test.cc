@@ -41,6 +41,14 @@ void expect_error(const std::string& path, int line, const std::string& message,
   CHECK(err.rfind(path + ":" + std::to_string(line) + ": " + message, 0) == 0);
 }
 
+// Asserts that loading `path` with the one override `set` fails with exactly
+// "<path>: <set>: <message> (from --set)".
+void expect_set_error(const std::string& path, const std::string& set, const std::string& message) {
+  const std::string err = load_error(path, {set});
+  INFO("error: " << err);
+  CHECK(err == path + ": " + set + ": " + message + " (from --set)");
+}
+
 }  // namespace
 
 TEST_CASE("the minimal platform loads", "[platforms][errors]") {
@@ -129,11 +137,7 @@ TEST_CASE("inconsistent values", "[platforms][errors]") {
 TEST_CASE("set-overrides: errors name the override and say (from --set)", "[platforms][errors]") {
   TempDir dir;
   const std::string p = dir.write("p.yaml", kMinimalPlatform);
-  auto check = [&](const std::string& set, const std::string& message) {
-    const std::string err = load_error(p, {set});
-    INFO("error: " << err);
-    CHECK(err == p + ": " + set + ": " + message + " (from --set)");
-  };
+  auto check = [&](const std::string& set, const std::string& message) { expect_set_error(p, set, message); };
   check("l1.sise=1KiB", "unknown key 'l1.sise' (did you mean 'l1.size'?)");
   check("l1.size=64KB/s",
         "'64KB/s' is not a size (expected e.g. 64KiB, 2MiB, 512kB or a byte count)");
@@ -146,11 +150,7 @@ TEST_CASE("values outside a kind's physical range are one error, never a wrapped
           "[platforms][errors]") {
   TempDir dir;
   const std::string p = dir.write("p.yaml", kMinimalPlatform);
-  auto check = [&](const std::string& set, const std::string& message) {
-    const std::string err = load_error(p, {set});
-    INFO("error: " << err);
-    CHECK(err == p + ": " + set + ": " + message + " (from --set)");
-  };
+  auto check = [&](const std::string& set, const std::string& message) { expect_set_error(p, set, message); };
   const std::string cycles = "out of range: at most 1,000,000,000 cycles for one cost or latency (1 s at 1 GHz)";
   check("l2.latency_from_cluster=9223372036854775807", cycles);
   check("l1.latency=1000000001", cycles);
