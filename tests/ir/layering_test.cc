@@ -1,6 +1,7 @@
 // The include graph keeps one direction (docs/architecture.md "Dependency rule"):
-// platforms <- kernels <- compiler <- sim <- sim/cli. A project header included from a lower
-// layer, or SystemC / TLM included outside sim/, fails here and names the file and line.
+// platforms <- kernels <- compiler <- sim <- sim/cli, and inside compiler/ the other folders <-
+// pipeline <- codegen. A project header included from a lower layer, or SystemC / TLM included
+// outside sim/, fails here and names the file and line.
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -25,9 +26,19 @@ int layer(const std::string& rel) {
   return -1;
 }
 
+// Rank inside compiler/ (docs/architecture.md "Dependency rule"): the pipeline sits above every
+// other folder but codegen, which takes its schedules. -1 outside compiler/; 0 for the folders
+// below the pipeline (their own order is not checked yet: the tiler and the tuner include each other).
+int compiler_layer(const std::string& rel) {
+  if (rel.rfind("compiler/", 0) != 0) return -1;
+  if (rel.rfind("compiler/pipeline/", 0) == 0) return 1;
+  if (rel.rfind("compiler/codegen/", 0) == 0) return 2;
+  return 0;
+}
+
 }  // namespace
 
-TEST_CASE("layering: platforms <- kernels <- compiler <- sim <- cli, SystemC only in sim/", "[ir][layering]") {
+TEST_CASE("layering: platforms <- kernels <- compiler <- sim <- cli, compiler/pipeline below codegen, SystemC only in sim/", "[ir][layering]") {
   const fs::path root = edgesim::test::source_dir();
   const std::regex project_include(R"(^\s*#\s*include\s+"([a-z_]+/[^"]+)\")");
   const std::regex systemc_include(R"(^\s*#\s*include\s+[<"](systemc|tlm)[^>"]*[>"])");
@@ -46,6 +57,9 @@ TEST_CASE("layering: platforms <- kernels <- compiler <- sim <- cli, SystemC onl
       for (int no = 1; std::getline(in, line); ++no) {
         if (std::regex_search(line, m, project_include) && layer(m[1].str()) > from)
           violations.push_back(rel + ":" + std::to_string(no) + " includes " + m[1].str());
+        else if (std::regex_search(line, m, project_include) && compiler_layer(m[1].str()) > compiler_layer(rel) &&
+                 compiler_layer(rel) >= 0)
+          violations.push_back(rel + ":" + std::to_string(no) + " includes " + m[1].str() + " (inside compiler/)");
         if (from < 3 && std::regex_search(line, systemc_include))
           violations.push_back(rel + ":" + std::to_string(no) + " includes SystemC/TLM outside sim/");
       }
