@@ -1,7 +1,8 @@
-// `edgesim compile`: stages 4-6 of docs/architecture.md. Imports an ONNX network, tiles every layer
-// under a named policy for a platform, builds and allocates the Schedule, asserts the
-// allocation, and prints a per-layer tiling table (in the spirit of DORY's tiling profile)
-// followed by the per-level high-water marks. Options (docs/cli.md):
+// `edgesim compile`: the compile pipeline (compiler/pipeline/compile.h) on a network and a
+// platform: imports the ONNX network, tiles every layer under a named policy, builds and
+// allocates the Schedule, asserts the allocation, and prints a per-layer tiling table (in the
+// spirit of DORY's tiling profile) followed by the per-level high-water marks. Options
+// (docs/cli.md):
 //   --check   run the schedule with the functional executor on seeded random inputs and compare
 //             every graph output and every placed tensor with the interpreter (bit-exact)
 //   -o FILE   write the schedule JSON atomically (temporary file in the same directory, then
@@ -17,30 +18,28 @@
 
 #include <fmt/format.h>
 
-#include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/ir/op_label.h"
-#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/io/write_file.h"
-#include "compiler/schedule/build.h"
+#include "compiler/pipeline/compile.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/schedule/json.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/tiling_label.h"
-#include "compiler/tune/tuned_policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/flow/flow.h"
 #include "sim/report/text_table.h"
 
 namespace edgesim::cli {
 namespace {
 
 struct CompileArgs {
-  std::string model, platform, policy = "dory", buffering = "auto", output, network_loop = "auto";
+  std::string model, platform, policy = "dory", buffering = "auto", output, network_loop = "auto", io_layout = "hwc";
   std::vector<std::string> overrides, engines;
   bool check = false, wide = false;
   uint64_t seed = 1;
@@ -157,55 +156,54 @@ int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
 }
 
 
+// The header lines, once the engines are assigned and the graph passes (and the tuned plan) ran.
+void print_header(const CompileArgs& a, const std::string& platform, const CompiledNetwork& n) {
+  const Graph& g = n.graph;
+  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", printable(a.model),
+                           g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size());
+  std::cout << fmt::format("engines:  {}\n", engine_summary(g, n.engines));
+  std::cout << fmt::format("platform: {} ({}), policy {}\n", printable(n.spec.name), printable(platform), a.policy);
+}
+
 int run_compile(const CompileArgs& a) {
   check_policy(a.policy);
   check_output_path("-o", a.output);
   const std::string platform = resolve_platform(a.platform);
   PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
-  Graph g = import_onnx(a.model);
-  MemoryEstimate mem = estimate_memory(g, a.check ? 2 : 1);
-  check_memory(mem, g, a.model);
-  std::vector<std::string> req_engines;
+  CompileOptions c;
+  c.policy = a.policy;
+  c.engines = a.engines;
+  c.io_layout = a.io_layout;
+  c.schedule.buffering = a.buffering;
+  c.schedule.network_loop = a.network_loop;
+  c.model = a.model;
+  c.network = network_label(a.model);
+  c.data_copies = a.check ? 2 : 1;
+  c.tiling_hint = tiling_size_hint;
+  // Printed as the stages pass, so a layer with no tiling still shows the network and engines.
+  c.after_stage = [&](CompileStage st, const CompiledNetwork& n) {
+    if (st == CompileStage::tuned_plan) print_header(a, platform, n);
+    if (st == CompileStage::tiling) print_table(n.graph, n.spec, n.tilings, a.policy, n.engines, a.wide ? 0 : report::kTerminalWidth);
+  };
+  CompiledNetwork n;
   try {
-    req_engines = policy_engines(a.policy, a.engines);
-  } catch (const std::invalid_argument& e) {
-    throw CliError(std::string("--engines: ") + e.what());
+    n = compile_network(import_onnx(a.model), std::move(spec), c);
+  } catch (const EngineListError& e) {
+    throw CliError(std::string(a.engines.empty() ? "" : "--engines: ") + e.what());
   }
-  EngineAssignment engines = assign_engines_cli(g, spec, req_engines);
-  apply_ne16_pw_reshape(g, spec, a.policy, &engines);   // Deeploy's NE16 pointwise reshape (as `run`)
-  if (a.policy == "tuned") prepare_tuned_graph(g, spec, &engines);   // engine and weight home by simulation
-  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", printable(a.model),
-                           g.dialect.empty() ? "?" : g.dialect,
-                           g.nodes.size(), g.layer_nodes().size());
-  std::cout << fmt::format("engines:  {}\n", engine_summary(g, engines));
-  std::cout << fmt::format("platform: {} ({}), policy {}\n", printable(spec.name), printable(platform), a.policy);
-
-  std::vector<LayerTiling> tilings;
-  try {
-    tilings = tile_graph(g, spec, a.policy, tiling_buffering(a.buffering));
-  } catch (const TilingError& e) {
-    throw CliError(e.what() + tiling_size_hint(spec, a.policy, e), 2);
-  }
-  print_table(g, spec, tilings, a.policy, engines, a.wide ? 0 : report::kTerminalWidth);
-  ScheduleOptions sopt;
-  sopt.buffering = a.buffering;
-  sopt.network_loop = a.network_loop;
-  add_schedule_estimate(mem, g, tilings);
-  check_memory(mem, g, a.model);
-  const Schedule s = build_schedule(g, spec, tilings, sopt);
-  check_allocation(s);
+  const Schedule& s = n.schedule;
   size_t commands = 0;
   for (const Step& st : s.steps) commands += st.commands.size();
   std::cout << fmt::format("schedule: {} steps, {} commands, {} buffers, {} buffering\n", s.steps.size(), commands,
                            s.buffers.size(), s.buffering);
-  print_high_water(s, spec);
+  print_high_water(s, n.spec);
 
   if (!a.output.empty()) {
     write_file_atomically(a.output, schedule_to_json(s).dump(1) + "\n");
     std::cout << "schedule written to " << a.output << "\n";
   }
-  return a.check ? run_check(g, s, a.seed) : 0;
+  return a.check ? run_check(n.graph, s, a.seed) : 0;
 }
 
 }  // namespace
@@ -225,6 +223,10 @@ void register_compile(CLI::App& app, Action& action) {
       ->check(one_of({"auto", "dory", "dory-2020", "deeploy"}))->capture_default_str();
   sub->add_option("--buffering", args->buffering, "auto (platform default), single or double")
       ->check(one_of({"auto", "single", "double"}))->capture_default_str();
+  sub->add_option("--io-layout", args->io_layout,
+                  "graph I/O layout: hwc (inputs arrive HWC, as DORY's application takes them) or nchw (ONNX's "
+                  "order, converted by tiled cluster transposes as Deeploy does; docs/schedule.md)")
+      ->check(one_of({"hwc", "nchw"}))->capture_default_str();
   sub->add_flag("--check", args->check, "run the schedule functionally and compare with the interpreter");
   sub->add_option("--seed", args->seed, "seed of the random inputs of --check")->capture_default_str();
   sub->add_option("-o,--output", args->output, "write the schedule JSON to FILE");

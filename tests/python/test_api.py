@@ -121,6 +121,15 @@ class Api(unittest.TestCase):
         self.assertEqual(c["policy"], "deeploy")
         self.assertGreater(len(c["layers"]), 5)
         self.assertIn("steps", c["schedule"])
+        # One compile pipeline: `edgesim compile -o` writes the same schedule, for each I/O layout.
+        for layout in ("hwc", "nchw"):
+            c = edgesim.compile(RESNET8, platform="siracusa", policy="deeploy", io_layout=layout)
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "s.json")
+                r = cli("compile", "-p", "siracusa", "--policy", "deeploy", "--io-layout", layout, RESNET8, "-o", out)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                with open(out) as f:
+                    self.assertEqual(json.load(f), c["schedule"])
 
     def test_sweep_and_pareto_front(self):
         s = edgesim.sweep([RESNET8], platform="gap9", sets={"l1.size": ["64KiB", "128KiB"], "cluster.n_cores": [2, 8]},
@@ -181,6 +190,28 @@ class Api(unittest.TestCase):
         bad = cli("tune", "-p", "pulp_open", RESNET8, "--no-cache", "--objective", "energy")
         self.assertEqual(bad.returncode, 2)
         self.assertEqual(bad.stderr, "edgesim: error: " + str(e.exception) + "\n")
+
+
+    @unittest.skipIf(os.environ.get("EDGESIM_SKIP_HEAVY") == "1",
+                     "heavy (tunes VisualWakeWords twice): left out of the sanitized suite, run by the Release suite")
+    def test_tune_assigns_engines_as_the_cli(self):
+        # One tune flow (sim/tune/tune_flow.h): on siracusa the NPU takes VisualWakeWords' layers
+        # in both. Before, Python's tune() left every layer on the cluster (1,202,644 cycles).
+        net = "../shared/networks/deeploy/Models/MLPerf/VisualWakeWords/network.onnx"
+        if not os.path.exists(net):
+            self.skipTest("the shared networks are not beside the project")
+        t = edgesim.tune(net, platform="siracusa")
+        r = cli("tune", "-p", "siracusa", net, "--no-cache", "--wide")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        whole = next(line for line in r.stdout.splitlines() if line.startswith("whole network"))
+        n = t["network"]
+        self.assertIn(f"dory {n['dory_cycles']}, deeploy {n['deeploy_cycles']}, tuned {n['tuned_cycles']} cycles", whole)
+        rows = [line.split() for line in r.stdout.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+        # Each row: #, layer, op (words), dory, deeploy, tuned, gain (N.N%), ...
+        tuned = [int(row[next(i for i, x in enumerate(row) if x.endswith("%")) - 1]) for row in rows]
+        self.assertEqual(tuned, [lay["tuned_cycles"] for lay in t["layers"]])
+        self.assertTrue(any(row[-1] == "npu" or "npu" in row for row in rows))
+        self.assertEqual(sum(lay["tuned_cycles"] for lay in t["layers"]), n["isolated_cycles"])
 
 
 class Threads(unittest.TestCase):
