@@ -1,4 +1,5 @@
-// Evaluation of one sweep point (evaluate.h): platform, tiling, schedule, timing-only simulation.
+// Evaluation of one sweep point (evaluate.h): the point's platform, the compile pipeline
+// (compiler/pipeline/compile.h), a timing-only simulation.
 #include "sim/sweep/evaluate.h"
 
 #include <algorithm>
@@ -7,14 +8,8 @@
 
 #include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
-#include "compiler/passes/assign_engine.h"
-#include "compiler/passes/ne16_pw_reshape.h"
-#include "compiler/schedule/build.h"
-#include "compiler/tiler/policy.h"
+#include "compiler/pipeline/compile.h"
 #include "compiler/schedule/json.h"
-#include "compiler/tune/network_tune.h"
-#include "compiler/tune/tuned_policy.h"
-#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/printable.h"
 #include "sim/exec/executor.h"
@@ -137,24 +132,11 @@ PointRecord point_identity(const SweepSpec& s, const PointRef& p) {
 
 namespace {
 
-// Steps 4 and 5 of a point (its tilings scheduled and simulated timing-only) into r.
-PointRecord schedule_and_simulate(PointRecord r, const SweepNetwork& net, const Graph& graph, const PlatformSpec& spec,
-                                  const std::vector<LayerTiling>& tilings) {
-  Schedule sched;
-  try {
-    MemoryEstimate mem = estimate_memory(graph);
-    add_schedule_estimate(mem, graph, tilings);
-    check_memory(mem, graph, net.path);
-    sched = build_schedule(graph, spec, tilings);
-  } catch (const std::runtime_error& e) {   // TilingError included
-    r.status = "infeasible";
-    r.reason = printable(one_line(e.what()));
-    return r;
-  }
-  sched.network = net.name;
+// A compiled point's schedule simulated timing-only, into r.
+PointRecord simulate_point(PointRecord r, const CompiledNetwork& n) {
   SimOptions opt;
   opt.data = false;
-  const RunResult res = simulate(graph, sched, spec, {}, opt).result;
+  const RunResult res = simulate(n.graph, n.schedule, n.spec, {}, opt).result;
   r.status = "ok";
   r.total_cycles = res.total_cycles;
   r.macs = res.total_macs;
@@ -166,6 +148,26 @@ PointRecord schedule_and_simulate(PointRecord r, const SweepNetwork& net, const 
     r.layers.push_back({l.name, l.op, l.cycles, l.compute_cycles, l.dma_wait_cycles, l.overhead_cycles,
                         res.energy_modelled ? round4(l.energy.total_pj() * 1e-6) : -1});
   return r;
+}
+
+// Whether an exception of the compile pipeline, thrown in stage `at`, makes the point infeasible
+// (the platform variant cannot run the network under the policy) rather than an error: every
+// failure of the engine assignment and the graph passes, a TilingError, and a runtime error of
+// the schedule and its memory.
+bool infeasible(CompileStage at, const std::exception& e) {
+  switch (at) {
+    case CompileStage::platform:
+    case CompileStage::memory:
+    case CompileStage::inputs: return false;
+    case CompileStage::engines:
+    case CompileStage::io_layout:
+    case CompileStage::graph_passes:
+    case CompileStage::tuned_plan: return true;
+    case CompileStage::tiling: return dynamic_cast<const TilingError*>(&e) != nullptr;
+    case CompileStage::schedule:
+    case CompileStage::allocation: return dynamic_cast<const std::runtime_error*>(&e) != nullptr;
+  }
+  return false;
 }
 
 // A tuned point's plan as a record carries it (record.h): the node order against the network as
@@ -188,81 +190,72 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
     r.reason = printable(one_line(why));
     return r;
   };
+  PlatformSpec spec;
   try {
-    PlatformSpec spec;
-    try {
-      spec = flow_platform(load_platform(s.platform, point_overrides(s.axes, p.values)), p.policy);
-    } catch (const PlatformError& e) {
-      return fail("infeasible", e.what());
-    }
-    // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
-    Graph graph = net.graph;
-    std::vector<int> order;
-    std::string library;
-    try {
-      EngineAssignment ea = assign_engines(graph, spec, policy_engines(p.policy, p.engines));
-      apply_ne16_pw_reshape(graph, spec, p.policy, &ea);   // Deeploy's NE16 pointwise reshape (as `run`)
-      if (p.policy == "tuned") order = prepare_tuned_graph(graph, spec, &ea, &library);
-    } catch (const std::exception& e) {
-      return fail("infeasible", e.what());
-    }
-    std::vector<LayerTiling> tilings;
-    try {
-      tilings = tile_graph(graph, spec, p.policy);
-    } catch (const TilingError& e) {
-      return fail("infeasible", e.what() + (hint ? hint(spec, p.policy, e) : std::string()));
-    }
-    r = schedule_and_simulate(std::move(r), net, graph, spec, tilings);
-    if (p.policy == "tuned" && r.status == "ok") r.plan = plan_to_json(order, graph, library, tilings);
+    spec = load_platform(s.platform, point_overrides(s.axes, p.values));
+  } catch (const PlatformError& e) {
+    return fail("infeasible", e.what());
+  } catch (const std::exception& e) {
+    return fail("error", e.what());
+  }
+  // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
+  CompileOptions c;
+  c.policy = p.policy;
+  c.engines = p.engines;
+  c.model = net.path;
+  c.network = net.name;
+  c.tiling_hint = hint;
+  CompileStage at = CompileStage::platform;
+  c.progress = &at;
+  try {
+    const CompiledNetwork n = compile_network(net.graph, std::move(spec), c);
+    r = simulate_point(std::move(r), n);
+    if (p.policy == "tuned") r.plan = plan_to_json(n.node_order, n.graph, n.library, n.tilings);
     return r;
   } catch (const std::exception& e) {
     r.layers.clear();
-    return fail("error", e.what());
+    return fail(infeasible(at, e) ? "infeasible" : "error", e.what());
   }
 }
 
 PointRecord evaluate_plan(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const nlohmann::json& plan) {
   PointRecord r = point_identity(s, p);
   r.has_layers = true;
+  auto fail = [&](const char* status, const std::string& why) {
+    r.layers.clear();
+    r.status = status;
+    r.reason = printable(one_line(why));
+    return r;
+  };
+  PlatformSpec spec;
+  GivenPlan given;
   try {
-    PlatformSpec spec;
-    try {
-      spec = flow_platform(load_platform(s.platform, point_overrides(s.axes, p.values)), p.policy);
-    } catch (const PlatformError& e) {
-      r.status = "infeasible";
-      r.reason = printable(one_line(e.what()));
-      return r;
-    }
-    Graph graph = net.graph;
-    assign_engines(graph, spec, policy_engines(p.policy, p.engines));
-    NetworkTuneResult as_planned;   // what apply_network needs: the order and the engines
-    as_planned.order = plan.at("order").get<std::vector<int>>();
-    for (const nlohmann::json& e : plan.at("engines"))
-      as_planned.engines.emplace_back(e.at(0).get<std::string>(), e.at(1).get<bool>());
-    std::vector<int> sorted = as_planned.order;
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t k = 0; k < sorted.size(); ++k)
-      if (sorted[k] != static_cast<int>(k)) sorted.clear();
-    if (sorted.size() != graph.nodes.size() || as_planned.engines.size() != graph.nodes.size())
-      throw std::runtime_error("the plan is not one of this network's (" + std::to_string(graph.nodes.size()) +
-                               " nodes; its order has " + std::to_string(as_planned.order.size()) + ")");
-    apply_network(graph, as_planned);
-    const std::string library = plan.at("library").get<std::string>();
-    if (!library.empty()) spec = flow_platform(spec, library);
-    std::vector<LayerTiling> tilings;
-    for (const nlohmann::json& t : plan.at("tilings")) {
-      tilings.push_back(tiling_from_json(t));
-      if (tilings.back().node < 0 || static_cast<size_t>(tilings.back().node) >= graph.nodes.size())
-        throw std::runtime_error("the plan tiles node " + std::to_string(tilings.back().node) + ", not in the network");
-    }
-    r = schedule_and_simulate(std::move(r), net, graph, spec, tilings);
-    if (r.status == "ok") r.plan = plan;
+    spec = load_platform(s.platform, point_overrides(s.axes, p.values));
+  } catch (const PlatformError& e) {
+    return fail("infeasible", e.what());
+  } catch (const std::exception& e) {
+    return fail("error", e.what());
+  }
+  CompileOptions c;
+  c.policy = p.policy;
+  c.engines = p.engines;
+  c.model = net.path;
+  c.network = net.name;
+  c.plan = &given;
+  CompileStage at = CompileStage::platform;
+  c.progress = &at;
+  try {
+    given.order = plan.at("order").get<std::vector<int>>();
+    for (const nlohmann::json& e : plan.at("engines")) given.engines.emplace_back(e.at(0).get<std::string>(), e.at(1).get<bool>());
+    given.library = plan.at("library").get<std::string>();
+    for (const nlohmann::json& t : plan.at("tilings")) given.tilings.push_back(tiling_from_json(t));
+    r = simulate_point(std::move(r), compile_network(net.graph, std::move(spec), c));
+    r.plan = plan;
     return r;
   } catch (const std::exception& e) {
-    r.layers.clear();
-    r.status = "error";
-    r.reason = printable(one_line(e.what()));
-    return r;
+    // The plan is this network's: only its schedule may not fit the point's memories.
+    const bool schedule = at == CompileStage::schedule || at == CompileStage::allocation;
+    return fail(schedule && infeasible(at, e) ? "infeasible" : "error", e.what());
   }
 }
 
