@@ -45,6 +45,7 @@
 #include "sim/sweep/pareto.h"
 #include "sim/tune/net_sim_evaluator.h"
 #include "sim/tune/sim_evaluator.h"
+#include "sim/tune/tune_flow.h"
 
 namespace py = pybind11;
 using namespace edgesim;
@@ -319,26 +320,25 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
   return d;
 }
 
-// `edgesim tune` as data: per layer the references' cycles, the choice under the objective with
-// its cycles and energy, the fastest candidate's, and why they differ.
+// `edgesim tune` as data (the same tune flow, sim/tune/tune_flow.h): per layer the references'
+// cycles, the choice under the objective with its cycles and energy, the fastest candidate's,
+// and why they differ; then the whole network under dory, deeploy and the tuned plan.
 py::dict tune_dict(const std::string& model, const std::string& platform, const std::vector<std::string>& overrides,
                    const std::string& objective, size_t top_k, int jobs) {
-  PlatformSpec spec;
-  std::vector<LayerTuneResult> res;
+  TuneOutcome t;
   on_core([&] {
-    spec = load_platform(platform_path(platform), overrides);
-    TuneSettings& ts = tune_settings();
-    require_energy(objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
-    const Graph g = import_onnx(model);
     if (jobs < 1) throw std::invalid_argument("jobs: must be at least 1");
-    std::unique_ptr<Evaluator> sim = ts.make_simulator(cap_jobs(jobs, "jobs"));
-    TuneOptions opt;
-    opt.top_k = top_k;
-    opt.simulator = sim.get();
-    opt.objective = objective;
-    TuneCache cache(ts.cache_path);
-    res = tune_graph(g, spec, opt, cache);
+    TuneRequest req;
+    req.model = model;
+    req.platform = load_platform(platform_path(platform), overrides);
+    req.top_k = top_k;
+    req.jobs = jobs;
+    req.jobs_option = "jobs";
+    req.cache_path = tune_settings().cache_path;
+    req.objective = objective;
+    t = run_tune_flow(req);
   });
+  const std::vector<LayerTuneResult>& res = t.result.layers;
   py::list layers;
   for (const LayerTuneResult& r : res) {
     py::dict d;
@@ -355,10 +355,21 @@ py::dict tune_dict(const std::string& model, const std::string& platform, const 
     d["cached"] = r.cached;
     layers.append(d);
   }
+  const NetworkTuneResult& nr = t.result;
+  py::dict net;
+  net["dory_cycles"] = nr.dory;
+  net["deeploy_cycles"] = nr.deeploy;
+  net["tuned_cycles"] = nr.tuned;
+  net["isolated_cycles"] = nr.isolated;
+  net["plans"] = nr.plans;
+  net["chosen"] = nr.chosen;
+  net["changes"] = nr.changes;
   py::dict d;
-  d["platform"] = spec.name;
+  d["platform"] = t.spec.name;
   d["objective"] = objective;
+  d["evaluator"] = t.evaluator;
   d["layers"] = layers;
+  d["network"] = net;
   return d;
 }
 

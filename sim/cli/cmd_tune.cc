@@ -11,7 +11,6 @@
 // instead (compiler/tune/objective.h): the table gains the energy of the choice and of the
 // fastest candidate, and every layer whose choice is not the fastest gets a line saying why
 // (the network plan itself is still chosen by whole-network cycles).
-#include <chrono>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -19,23 +18,15 @@
 
 #include <fmt/format.h>
 
-#include "compiler/budget/memory.h"
-#include "compiler/frontend/import.h"
 #include "compiler/ir/op_label.h"
 #include "compiler/tune/network_tune.h"
-#include "compiler/passes/assign_engine.h"
-#include "compiler/schedule/build.h"
-#include "compiler/tune/cache.h"
 #include "compiler/tune/tuned_policy.h"
-#include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/printable.h"
-#include "sim/workers/process_pool.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
-#include "sim/exec/executor.h"
 #include "sim/report/text_table.h"
-#include "sim/tune/sim_evaluator.h"
+#include "sim/tune/tune_flow.h"
 
 namespace edgesim::cli {
 namespace {
@@ -58,19 +49,6 @@ std::string tile_label(const LayerTiling& t) {
 
 std::string cyc(int64_t c) { return c < 0 ? std::string("-") : fmt::format("{}", c); }
 
-Score network_score(const Graph& g, const PlatformSpec& platform, const std::string& policy) {
-  try {
-    const PlatformSpec spec = flow_platform(platform, policy);   // the policy's kernel library
-    const Schedule s = build_schedule(g, spec, tile_graph(g, spec, policy), {});
-    SimOptions o;
-    o.data = false;
-    const RunResult r = simulate(g, s, spec, {}, o).result;
-    return Score{r.total_cycles, r.energy.by_block()};
-  } catch (const std::runtime_error&) {
-    return Score{};   // not feasible under that policy
-  }
-}
-
 std::string uj(double pj) { return pj < 0 ? std::string("-") : fmt::format("{:.2f}", pj * 1e-6); }
 
 // Objective energy: each layer's choice against its fastest simulated candidate, and why.
@@ -90,8 +68,11 @@ void print_energy_choices(report::TextTable& energy, double e_fastest, int64_t s
 
 // The lines after the per-layer tables: the host's untiled layers, the whole-network plan and what
 // it changed, the network's cycles against the reference flows, and (objective energy) its energy.
-void print_network_plan(const Graph& g, const PlatformSpec& spec, const NetworkTuneResult& nr, bool host_platform,
-                        bool by_energy, double secs) {
+void print_network_plan(const TuneOutcome& t, bool by_energy) {
+  const Graph& g = t.graph;
+  const NetworkTuneResult& nr = t.result;
+  const bool host_platform = t.host_platform;
+  const double secs = t.seconds;
   if (host_platform) {
     int64_t host = 0;
     for (int n : g.layer_nodes()) host += g.nodes[static_cast<size_t>(n)].engine == "cluster";
@@ -120,8 +101,7 @@ void print_network_plan(const Graph& g, const PlatformSpec& spec, const NetworkT
                            cyc(nr.isolated), secs);
   if (by_energy) {
     // The whole network's energy under each policy (the tuned plan's layers chosen by the objective).
-    const Score nd = network_score(g, spec, "dory"), np = network_score(g, spec, "deeploy");
-    const Score nt = network_score(g, spec, "tuned");
+    const Score &nd = t.dory, &np = t.deeploy, &nt = t.tuned;
     const auto e = [](const Score& x) { return x.cycles < 0 || !x.has_energy() ? -1.0 : x.total_pj(); };
     if (nt.has_energy())
       std::cout << fmt::format("whole network energy: dory {} uJ, deeploy {} uJ, tuned {} uJ\n", uj(e(nd)), uj(e(np)),
@@ -131,46 +111,30 @@ void print_network_plan(const Graph& g, const PlatformSpec& spec, const NetworkT
 
 int run_tune(const TuneArgs& a) {
   const std::string platform = resolve_platform(a.platform);
-  const PlatformSpec spec = load_platform(platform, a.overrides);
-  print_platform_warnings(spec);
-  Graph g = import_onnx(a.model);
-  check_memory(estimate_memory(g), g, a.model);
-  EngineAssignment engines = assign_engines_cli(g, spec, {});   // as `run` assigns them
-  // On a platform whose cores are a RISC-V host (DIANA) the host's layers run untiled: the
-  // accelerators' layers are tuned (compiler/tune/accel_tuner.h).
-  const bool host_platform = spec.cluster.present && spec.cluster.impl == "riscv_host";
-  TuneSettings& ts = tune_settings();
-  ts.top_k = a.top_k;
-  const int jobs = cap_jobs(a.jobs, "-j");
-  ts.jobs = jobs;
-  if (!a.cache.empty()) ts.cache_path = a.cache;
-  if (a.no_cache) ts.cache_path.clear();
-  if (a.analytic_only) ts.make_simulator = nullptr;
-  ts.objective = a.objective;
+  TuneRequest req;
+  req.model = a.model;
+  req.platform = load_platform(platform, a.overrides);
+  print_platform_warnings(req.platform);
+  req.top_k = a.top_k;
+  req.jobs = a.jobs;
+  req.cache_path = a.no_cache ? "" : a.cache.empty() ? tune_settings().cache_path : a.cache;
+  req.analytic_only = a.analytic_only;
+  req.objective = a.objective;
   const bool by_energy = a.objective != "cycles";
-  require_energy(a.objective, spec.name, spec.energy.present, static_cast<bool>(ts.make_simulator));
-  std::unique_ptr<Evaluator> sim = ts.make_simulator ? ts.make_simulator(jobs) : nullptr;
-  std::unique_ptr<NetworkEvaluator> net = ts.make_network_simulator ? ts.make_network_simulator(jobs) : nullptr;
-  TuneOptions opt;
-  opt.top_k = a.top_k;
-  opt.simulator = sim.get();
-  opt.engines = engines.preference;
-  opt.objective = a.objective;
-  TuneCache cache(ts.cache_path);
-
-  std::cout << fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} simulated per layer, "
-                           "-j {}, objective {}\ncache:    {}\n\n",
-                           printable(a.model), g.layer_nodes().size(), printable(spec.name), printable(platform), sim ? sim->name() : "analytic",
-                           a.top_k, jobs, a.objective, ts.cache_path.empty() ? "none" : ts.cache_path);
-  const auto t0 = std::chrono::steady_clock::now();
-  NetworkTuneResult nr;
+  TuneOutcome t;
   try {
-    nr = tune_network(g, spec, opt, net.get(), cache);
+    t = run_tune_flow(req, [&](const TuneOutcome& o) {
+      std::cout << fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} simulated per layer, "
+                               "-j {}, objective {}\ncache:    {}\n\n",
+                               printable(a.model), o.graph.layer_nodes().size(), printable(o.spec.name),
+                               printable(platform), o.evaluator, a.top_k, o.jobs, a.objective,
+                               req.cache_path.empty() ? "none" : req.cache_path);
+    });
   } catch (const TilingError& e) {
     throw CliError(e.what(), 2);
   }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  apply_network(g, nr);   // the order and engines the plan runs with
+  const Graph& g = t.graph;
+  const NetworkTuneResult& nr = t.result;
   const std::vector<LayerTuneResult>& res = nr.layers;
 
   report::TextTable table({{"#"},
@@ -241,7 +205,7 @@ int run_tune(const TuneArgs& a) {
 
   if (by_energy) print_energy_choices(energy, e_fastest, st, e_tuned, why, a);
 
-  print_network_plan(g, spec, nr, host_platform, by_energy, secs);
+  print_network_plan(t, by_energy);
   return 0;
 }
 
