@@ -12,7 +12,7 @@
 //   tune(model, ..., objective)       `edgesim tune`'s per-layer results (tune cache as the CLI's)
 // The GIL is released while a flow runs; functions are safe to call repeatedly (each run has its
 // own SystemC context) and from several threads: the core is not reentrant (SystemC's current
-// simulation context is a process global, and so are the tuner's settings), so every call into it
+// simulation context is a process global), so every call into it
 // holds one process-wide mutex (`on_core`), and threads run one after another.
 #include <memory>
 #include <mutex>
@@ -30,7 +30,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/json.h"
 #include "compiler/tune/cache.h"
-#include "compiler/tune/tuned_policy.h"
+#include "compiler/tune/context.h"
 #include "platforms/loader/loader.h"
 #include "python/convert.h"
 #include "sim/workers/process_pool.h"
@@ -43,8 +43,6 @@
 #include "sim/sweep/evaluate.h"
 #include "sim/sweep/grid.h"
 #include "sim/sweep/pareto.h"
-#include "sim/tune/net_sim_evaluator.h"
-#include "sim/tune/sim_evaluator.h"
 #include "sim/tune/tune_flow.h"
 
 namespace py = pybind11;
@@ -334,7 +332,7 @@ py::dict tune_dict(const std::string& model, const std::string& platform, const 
     req.top_k = top_k;
     req.jobs = jobs;
     req.jobs_option = "jobs";
-    req.cache_path = tune_settings().cache_path;
+    req.cache_path = default_tune_cache_path();
     req.objective = objective;
     t = run_tune_flow(req);
   });
@@ -396,10 +394,6 @@ PYBIND11_MODULE(edgesim, m) {
       PyErr_SetString(error.ptr(), e.what());
     }
   });
-  // `policy="tuned"` simulates its candidates and network plans on the SystemC model, as in the CLI
-  // (main.cc).
-  tune_settings().make_simulator = [](int jobs) { return std::make_unique<SimulatingEvaluator>(jobs); };
-  tune_settings().make_network_simulator = [](int jobs) { return std::make_unique<NetSimEvaluator>(jobs); };
   using py::arg;
   const std::vector<std::string> none;
   m.def("platforms", &platforms_list, "The bundled platforms: [{name, path}]");

@@ -1,14 +1,15 @@
 // Catch2 v2 entry point. The tests link SystemC (sim/), whose libsystemc.so also defines main():
 // the sc_main stub below satisfies its reference and is never called.
-// The `tuned` policy's cache is kept in memory: tests never write the user's tune cache.
+// No tune cache file (EDGESIM_TUNE_CACHE empty, as ctest sets it): tests never write the user's
+// tune cache, also when the binary runs outside ctest.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include <cstdlib>
 
-#include "compiler/tune/tuned_policy.h"
+#include <catch2/catch.hpp>
 
 extern "C" int sc_main(int, char**) { return 0; }
 
 int main(int argc, char* argv[]) {
-  edgesim::tune_settings().cache_path.clear();
+  setenv("EDGESIM_TUNE_CACHE", "", 1);
   return Catch::Session().run(argc, argv);
 }

@@ -11,8 +11,9 @@
 #include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
+#include "compiler/tiler/plan_policy.h"
 #include "compiler/tune/network_tune.h"
-#include "compiler/tune/tuned_policy.h"
+#include "compiler/tune/tuned_plan.h"
 #include "platforms/loader/budgets.h"
 
 namespace edgesim {
@@ -21,6 +22,7 @@ namespace {
 struct State {
   CompiledNetwork net;
   MemoryEstimate mem;
+  std::vector<LayerTiling> tuned;   // policy tuned: the autotuner's plan, tiled by the tiling stage
 };
 
 void platform_stage(State& s, const CompileOptions& o) {
@@ -78,8 +80,12 @@ void apply_given_plan(State& s, const GivenPlan& plan) {
 void tuned_plan_stage(State& s, const CompileOptions& o) {
   if (o.plan)
     apply_given_plan(s, *o.plan);
-  else if (o.policy == "tuned")
-    s.net.node_order = prepare_tuned_graph(s.net.graph, s.net.spec, &s.net.engines, &s.net.library);
+  else if (o.policy == "tuned") {
+    TunedPlan p = plan_tuned_network(s.net.graph, s.net.spec, o.tune, &s.net.engines);
+    s.net.node_order = std::move(p.order);
+    s.net.library = std::move(p.library);
+    s.tuned = std::move(p.tilings);
+  }
 }
 
 void tiling_stage(State& s, const CompileOptions& o) {
@@ -91,7 +97,10 @@ void tiling_stage(State& s, const CompileOptions& o) {
     return;
   }
   try {
-    s.net.tilings = tile_graph(s.net.graph, s.net.spec, o.policy, tiling_buffering(o.schedule.buffering));
+    const int buffering = tiling_buffering(o.schedule.buffering);
+    s.net.tilings = o.policy == "tuned"
+                        ? tile_graph(s.net.graph, s.net.spec, *make_plan_policy("tuned", std::move(s.tuned)), buffering)
+                        : tile_graph(s.net.graph, s.net.spec, o.policy, buffering);
   } catch (const TilingError& e) {
     if (!o.tiling_hint) throw;
     throw TilingError(e.what() + o.tiling_hint(s.net.spec, o.policy, e), e.node(), e.level(), e.min_budget());

@@ -34,6 +34,7 @@
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/schedule.h"
 #include "compiler/tiler/tiling.h"
+#include "compiler/tune/context.h"
 #include "kernels/ir/graph.h"
 #include "platforms/loader/spec.h"
 
@@ -85,6 +86,8 @@ struct CompileOptions {
   std::function<void(Graph&)> inputs;
   TilingHint tiling_hint;                 // optional
   const GivenPlan* plan = nullptr;        // optional (any policy): the plan, not tuned or tiled here
+  // Policy tuned: the tuner's cache, K, objective and evaluators (default: analytic, no cache file).
+  TuneContext tune;
   // The platform is taken as given (no flow_platform): the tuner applies each flow's own.
   bool platform_as_given = false;
   CompileStage last = CompileStage::allocation;   // stop after this stage

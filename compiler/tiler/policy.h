@@ -77,7 +77,8 @@ std::vector<std::string> policy_names();
 // The engine preference a policy runs with: `untiled` runs everything on the cluster (an empty
 // request becomes {"cluster"}; any other engine is std::invalid_argument); others keep `requested`.
 std::vector<std::string> policy_engines(const std::string& policy, const std::vector<std::string>& requested);
-// Throws std::invalid_argument naming the unknown policy and listing the known ones.
+// Throws std::invalid_argument naming the unknown policy and listing the known ones, and for
+// `tuned`, which has no tiler of its own (its tilings are the autotuner's plan).
 std::unique_ptr<TilingPolicy> make_policy(const std::string& name);
 // Whether the policy's deployment calls PULP-NN's pulp_nn_depthwise_3x3_s1 on the depthwise
 // tiles it computes (kernels/conv/cost_dw3x3_s1.h) instead of depthwise_generic: `tuned` does on
@@ -90,6 +91,9 @@ bool policy_calls_dw3x3_s1(const std::string& policy, const PlatformSpec& spec);
 // `buffering`: TilingContext::buffering (0 auto, 1 single, 2 double).
 std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec,
                                     const std::string& policy, int buffering = 0);
+// The same with a policy object (a plan's tilings, plan_policy.h).
+std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const TilingPolicy& policy,
+                                    int buffering = 0);
 
 // TilingContext::buffering of a schedule option ("single" 1, "double" 2, anything else 0).
 int tiling_buffering(const std::string& schedule_buffering);

@@ -1,7 +1,8 @@
 // Policy registry and the whole-graph driver: names -> policies, and tile_graph, which tiles
 // the layer nodes in order and threads DORY's only cross-layer coupling (a layer's input is in
-// L3 when the previous layer node's output was L3-tiled, docs/tiling.md). `tuned` is the
-// autotuner (compiler/tune/tuned_policy.h). Layers assigned to the NPU keep the policy's L3
+// L3 when the previous layer node's output was L3-tiled, docs/tiling.md). `tuned` has no tiler:
+// its tilings are the autotuner's plan (compiler/tune/tuned_plan.h), tiled through this driver
+// as a plan policy (plan_policy.h). Layers assigned to the NPU keep the policy's L3
 // decision and take the NPU's L1 tile (npu.cc; DIANA's digital and analog cores: soma.cc, aimc.cc).
 #include <algorithm>
 #include <stdexcept>
@@ -11,9 +12,7 @@
 #include "compiler/ir/layout_domain.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/tiler/internal.h"
-#include "compiler/schedule/build.h"
-#include "compiler/tune/candidate.h"
-#include "compiler/tune/tuned_policy.h"
+#include "compiler/tiler/footprint.h"
 
 namespace edgesim {
 
@@ -68,7 +67,9 @@ std::unique_ptr<TilingPolicy> make_policy(const std::string& name) {
   if (name == "dory") return make_dory_policy(false);
   if (name == "dory-2021") return make_dory_policy(true);
   if (name == "deeploy") return make_deeploy_policy();
-  if (name == "tuned") return make_tuned_policy();
+  if (name == "tuned")
+    throw std::invalid_argument("policy 'tuned' has no tiler of its own: its tilings are the autotuner's network "
+                                "plan (compile through compile_network, compiler/pipeline/compile.h)");
   throw std::invalid_argument(fmt::format("unknown tiling policy '{}' (known: {})", name,
                                           fmt::join(policy_names(), ", ")));
 }
@@ -108,7 +109,12 @@ int tiling_buffering(const std::string& schedule_buffering) {
 
 std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const std::string& policy,
                                     int buffering) {
-  const auto p = make_policy(policy);
+  return tile_graph(g, spec, *make_policy(policy), buffering);
+}
+
+std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const TilingPolicy& policy,
+                                    int buffering) {
+  const TilingPolicy* p = &policy;
   TilingContext ctx;
   ctx.graph = &g;
   ctx.spec = &spec;
@@ -120,7 +126,7 @@ std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, co
     // A RISC-V host (DIANA) runs its layers on whole tensors in L2, as TVM's C code does.
     if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
     if (!tiled_layer(g, node, image)) continue;
-    if (policy == "untiled" && g.nodes[static_cast<size_t>(node)].engine != "cluster")
+    if (p->name() == "untiled" && g.nodes[static_cast<size_t>(node)].engine != "cluster")
       throw TilingError(fmt::format("node {} '{}' runs on the {}: policy untiled runs every layer on the cluster",
                                     node, g.nodes[static_cast<size_t>(node)].name,
                                     g.nodes[static_cast<size_t>(node)].engine), node);

@@ -1,6 +1,6 @@
 // Engine choice and NPU weight placement in the tuned flow (docs/tune.md "NPU layers"), made on
 // a copy of the graph by the network level (network_tune.h), which keeps it when a tuned plan
-// wins; the flows apply it before tiling (prepare_tuned_graph, tuned_policy.h):
+// wins; the flows apply it before tiling (plan_tuned_network, tuned_plan.h):
 // engine and weight home decided together, per layer the NPU may run, from three tunings of
 // the layer alone (tune_layer, simulated): on the NPU with its weights in the weight memory
 // (when the platform has one and they fit it), on the NPU with its weights in L2, and on the
@@ -10,7 +10,7 @@
 // other layer takes the faster of the NPU with weights in L2 and the cluster. (So a large layer
 // the NPU runs far faster from the weight memory — the classifier of MobileNetV1-128 on
 // siracusa — takes it from a small layer that loses little there.)
-// Layers are looked up in / written to the tune cache like tune_layer's (tune_settings()).
+// Layers are looked up in / written to the tune cache like tune_layer's (the TuneContext's cache).
 #pragma once
 #include <string>
 #include <vector>

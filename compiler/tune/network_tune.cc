@@ -221,7 +221,7 @@ std::vector<int> identity_order(const Graph& g) {
 }
 
 // A plan is stored under the key of the graph it runs on (its order and engines applied: what
-// TunedPolicy finds after apply_network), and under g0's key with the engines layers may move to
+// tuning the graph as planned finds), and under g0's key with the engines layers may move to
 // (key0). A plan under `plain` counts only when its engines and order are g0's own.
 std::optional<NetworkTuneResult> find_cached_plan(const Graph& g0, const std::string& plain, const std::string& key0,
                                                   TuneCache& cache) {

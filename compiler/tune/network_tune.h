@@ -32,7 +32,7 @@ struct NetworkTuneResult {
   // The cluster kernel library the plan is timed with: "" the platform's (cluster.cost), or
   // "deeploy" when Deeploy's whole flow — its plan with the library it links (budgets.deeploy.cost,
   // flow_platform) — is faster than every plan on the platform's kernels. The flows then time the
-  // network with flow_platform(spec, library) (prepare_tuned_graph does it).
+  // network with flow_platform(spec, library) (plan_tuned_network does it).
   std::string library;
   std::string evaluator;                 // the network evaluator's name ("" none: the isolated plan)
   int64_t dory = -1, deeploy = -1;       // whole-network objective of the references (-1: infeasible)
@@ -64,7 +64,7 @@ void apply_network(Graph& g, const NetworkTuneResult& r);
 // every layer (through the cache) and then the network; DORY's and Deeploy's plans are evaluated
 // on g as given (their flows do not tune engines). `net` null: no network level (the isolated
 // plan on g's engines, references not evaluated). The plan is cached under g's key and under
-// the key of the graph as it runs (what TunedPolicy sees after apply_network).
+// the key of the graph as it runs (what tuning the graph as planned finds).
 NetworkTuneResult tune_network(const Graph& g, const PlatformSpec& spec, const TuneOptions& opt, NetworkEvaluator* net,
                                TuneCache& cache);
 

@@ -34,6 +34,7 @@
 #include "sim/cli/commands.h"
 #include "sim/flow/flow.h"
 #include "sim/report/text_table.h"
+#include "sim/tune/context.h"
 
 namespace edgesim::cli {
 namespace {
@@ -178,6 +179,7 @@ int run_compile(const CompileArgs& a) {
   c.schedule.buffering = a.buffering;
   c.schedule.network_loop = a.network_loop;
   c.model = a.model;
+  c.tune = simulating_tune_context();
   c.network = network_label(a.model);
   c.data_copies = a.check ? 2 : 1;
   c.tiling_hint = tiling_size_hint;

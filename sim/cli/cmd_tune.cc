@@ -20,7 +20,7 @@
 
 #include "compiler/ir/op_label.h"
 #include "compiler/tune/network_tune.h"
-#include "compiler/tune/tuned_policy.h"
+#include "compiler/tune/context.h"
 #include "platforms/loader/loader.h"
 #include "platforms/util/printable.h"
 #include "sim/cli/args.h"
@@ -117,7 +117,7 @@ int run_tune(const TuneArgs& a) {
   print_platform_warnings(req.platform);
   req.top_k = a.top_k;
   req.jobs = a.jobs;
-  req.cache_path = a.no_cache ? "" : a.cache.empty() ? tune_settings().cache_path : a.cache;
+  req.cache_path = a.no_cache ? "" : a.cache.empty() ? default_tune_cache_path() : a.cache;
   req.analytic_only = a.analytic_only;
   req.objective = a.objective;
   const bool by_energy = a.objective != "cycles";

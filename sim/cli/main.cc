@@ -7,13 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "compiler/tune/tuned_policy.h"
 #include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/provenance.h"
-#include "sim/tune/net_sim_evaluator.h"
-#include "sim/tune/sim_evaluator.h"
 
 // libsystemc.so defines main() and calls sc_main; this executable has its own main, and the
 // stub keeps the link happy once sim/ links SystemC.
@@ -21,14 +18,6 @@ extern "C" int sc_main(int, char**) { return 0; }
 
 int main(int argc, char** argv) {
   using namespace edgesim::cli;
-  // `--policy tuned` anywhere: the autotuner simulates its candidates and network plans on the
-  // SystemC model.
-  edgesim::tune_settings().make_simulator = [](int jobs) {
-    return std::make_unique<edgesim::SimulatingEvaluator>(jobs);
-  };
-  edgesim::tune_settings().make_network_simulator = [](int jobs) {
-    return std::make_unique<edgesim::NetSimEvaluator>(jobs);
-  };
   CLI::App app{"edgesim: cycle-approximate simulator with an integrated int8 deployment flow"};
   set_command_line(argc, argv);
   app.set_version_flag("--version", version_line());

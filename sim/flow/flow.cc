@@ -27,6 +27,7 @@ FlowOutcome run_flow(const FlowRequest& req) {
   c.io_layout = req.io_layout;
   c.schedule = req.schedule;
   c.model = req.model;
+  c.tune = req.tune;
   c.network = network_label(req.model);
   c.data_copies = req.simulate && req.sim.data ? 2 : 1;
   c.tiling_hint = req.tiling_hint;

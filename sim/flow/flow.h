@@ -18,6 +18,7 @@
 #include "kernels/core/tensor.h"
 #include "platforms/loader/spec.h"
 #include "sim/exec/executor.h"
+#include "sim/tune/context.h"
 
 namespace edgesim {
 
@@ -38,6 +39,8 @@ struct FlowRequest {
   // types the graph's inferred inputs as it does in a run with data (same graph, same cycles).
   bool inputs_type_only = false;
   TilingHint tiling_hint;                 // optional
+  // Policy tuned: the tuner's context (the SystemC evaluators and the default tune cache).
+  TuneContext tune = simulating_tune_context();
 };
 
 // The compiled network (spec, graph, engines, node order, tilings, allocated schedule) and what

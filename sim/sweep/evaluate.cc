@@ -14,6 +14,7 @@
 #include "platforms/util/printable.h"
 #include "sim/exec/executor.h"
 #include "sim/flow/flow.h"
+#include "sim/tune/context.h"
 
 namespace edgesim::sweep {
 
@@ -203,6 +204,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
   c.policy = p.policy;
   c.engines = p.engines;
   c.model = net.path;
+  c.tune = simulating_tune_context();
   c.network = net.name;
   c.tiling_hint = hint;
   CompileStage at = CompileStage::platform;

@@ -10,19 +10,24 @@
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/cache.h"
-#include "compiler/tune/tuned_policy.h"
+#include "compiler/tiler/plan_policy.h"
 #include "platforms/loader/budgets.h"
 #include "sim/exec/executor.h"
+#include "sim/tune/context.h"
 #include "sim/workers/process_pool.h"
 
 namespace edgesim {
 namespace {
 
-// The whole network under a policy, timing-only: its cycles and energy per block.
-Score network_score(const Graph& g, const PlatformSpec& platform, const std::string& policy) {
+// The whole network under a policy, timing-only: its cycles and energy per block. `plan`: the
+// tuned plan's tilings (policy tuned).
+Score network_score(const Graph& g, const PlatformSpec& platform, const std::string& policy,
+                    const std::vector<LayerTiling>* plan = nullptr) {
   try {
     const PlatformSpec spec = flow_platform(platform, policy);   // the policy's kernel library
-    const Schedule s = build_schedule(g, spec, tile_graph(g, spec, policy), {});
+    const std::vector<LayerTiling> tilings =
+        plan ? tile_graph(g, spec, *make_plan_policy(policy, *plan)) : tile_graph(g, spec, policy);
+    const Schedule s = build_schedule(g, spec, tilings, {});
     SimOptions o;
     o.data = false;
     const RunResult r = simulate(g, s, spec, {}, o).result;
@@ -32,25 +37,16 @@ Score network_score(const Graph& g, const PlatformSpec& platform, const std::str
   }
 }
 
-// The process-wide tune settings the `tuned` policy reads (tuned_policy.h), set for one tune and
-// put back after it, so a later call in the same process (Python) sees its own.
-class SettingsScope {
- public:
-  explicit SettingsScope(const TuneRequest& req, int jobs) : saved_(tune_settings()) {
-    TuneSettings& ts = tune_settings();
-    ts.top_k = req.top_k;
-    ts.jobs = jobs;
-    ts.cache_path = req.cache_path;
-    ts.objective = req.objective;
-    if (req.analytic_only) ts.make_simulator = nullptr;
-  }
-  ~SettingsScope() { tune_settings() = saved_; }
-  SettingsScope(const SettingsScope&) = delete;
-  SettingsScope& operator=(const SettingsScope&) = delete;
-
- private:
-  TuneSettings saved_;
-};
+// The tuner's context for one request: the SystemC evaluators unless analytic_only.
+TuneContext request_context(const TuneRequest& req, int jobs) {
+  TuneContext c = simulating_tune_context();
+  c.top_k = req.top_k;
+  c.jobs = jobs;
+  c.cache_path = req.cache_path;
+  c.objective = req.objective;
+  if (req.analytic_only) c.make_simulator = nullptr;
+  return c;
+}
 
 }  // namespace
 
@@ -70,11 +66,10 @@ TuneOutcome run_tune_flow(const TuneRequest& req, const std::function<void(const
   // accelerators' layers are tuned (compiler/tune/accel_tuner.h).
   o.host_platform = o.spec.cluster.present && o.spec.cluster.impl == "riscv_host";
   o.jobs = cap_jobs(req.jobs, req.jobs_option);
-  const SettingsScope scope(req, o.jobs);
-  const TuneSettings& ts = tune_settings();
-  require_energy(req.objective, o.spec.name, o.spec.energy.present, static_cast<bool>(ts.make_simulator));
-  std::unique_ptr<Evaluator> sim = ts.make_simulator ? ts.make_simulator(o.jobs) : nullptr;
-  std::unique_ptr<NetworkEvaluator> net = ts.make_network_simulator ? ts.make_network_simulator(o.jobs) : nullptr;
+  const TuneContext ctx = request_context(req, o.jobs);
+  require_energy(req.objective, o.spec.name, o.spec.energy.present, static_cast<bool>(ctx.make_simulator));
+  std::unique_ptr<Evaluator> sim = ctx.make_simulator ? ctx.make_simulator(o.jobs) : nullptr;
+  std::unique_ptr<NetworkEvaluator> net = ctx.make_network_simulator ? ctx.make_network_simulator(o.jobs) : nullptr;
   o.evaluator = sim ? sim->name() : "analytic";
   if (before_tuning) before_tuning(o);
   TuneOptions opt;
@@ -82,7 +77,7 @@ TuneOutcome run_tune_flow(const TuneRequest& req, const std::function<void(const
   opt.simulator = sim.get();
   opt.engines = n.engines.preference;
   opt.objective = req.objective;
-  TuneCache cache(ts.cache_path);
+  TuneCache cache(ctx.cache_path);
   const auto t0 = std::chrono::steady_clock::now();
   o.result = tune_network(o.graph, o.spec, opt, net.get(), cache);
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -91,7 +86,7 @@ TuneOutcome run_tune_flow(const TuneRequest& req, const std::function<void(const
     // The whole network's energy under each policy (the tuned plan's layers chosen by the objective).
     o.dory = network_score(o.graph, o.spec, "dory");
     o.deeploy = network_score(o.graph, o.spec, "deeploy");
-    o.tuned = network_score(o.graph, o.spec, "tuned");
+    o.tuned = network_score(o.graph, o.spec, "tuned", &o.result.tilings);
   }
   return o;
 }

@@ -25,6 +25,7 @@
 #include "platforms/loader/loader.h"
 
 #include "bench_util.h"
+#include "support/tiling.h"
 
 using namespace edgesim;
 using bench::best_ms;
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
       for (int r = 0; r < reps; ++r) {
         try {
           const auto a = std::chrono::steady_clock::now();
-          const auto tilings = tile_graph(g, spec, policy);
+          const auto tilings = test::tile_for(g, spec, policy);
           const auto b = std::chrono::steady_clock::now();
           const Schedule s = build_schedule(g, spec, tilings);
           check_allocation(s);

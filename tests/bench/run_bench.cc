@@ -32,6 +32,7 @@ extern "C" int sc_main(int, char**) { return 0; }   // libsystemc.so defines mai
 #include "sim/exec/verify.h"
 
 #include "bench_util.h"
+#include "support/tiling.h"
 
 using namespace edgesim;
 using bench::best_ms;
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
     Schedule s;
     const double compile_ms = best_ms(reps, [&] {
       ScheduleOptions o;
-      s = build_schedule(g, spec, tile_graph(g, spec, policy), o);
+      s = build_schedule(g, spec, test::tile_for(g, spec, policy), o);
     });
     size_t commands = 0;
     for (const Step& st : s.steps) commands += st.commands.size();

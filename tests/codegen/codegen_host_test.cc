@@ -18,6 +18,7 @@
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
 #include "e2e/e2e_nets.h"
+#include "support/tiling.h"
 #include "support/temp_dir.h"
 
 using namespace edgesim;
@@ -48,7 +49,7 @@ void run_set(const std::vector<test::Net>& nets, const Combo& combo, const std::
       if (combo.engines) assign_engines(g, p.spec);
       Schedule s;
       try {
-        s = build_schedule(g, p.spec, tile_graph(g, p.spec, combo.policy), {});
+        s = build_schedule(g, p.spec, test::tile_for(g, p.spec, combo.policy), {});
       } catch (const TilingError&) {
         ++t.infeasible;
         continue;

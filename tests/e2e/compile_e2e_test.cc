@@ -30,6 +30,7 @@
 #include "platforms/loader/loader.h"
 #include "e2e/e2e_nets.h"
 #include "schedule/dep_order.h"
+#include "support/tiling.h"
 #include "support/paths.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
@@ -57,7 +58,7 @@ std::string run_one(const Net& n, const Platform& p, const std::string& policy, 
   const std::string key = n.name + "|" + p.name + "|" + policy;
   std::vector<LayerTiling> tilings;
   try {
-    tilings = tile_graph(n.graph, p.spec, policy);
+    tilings = test::tile_for(n.graph, p.spec, policy);
   } catch (const TilingError& e) {
     ++m.infeasible;
     m.feasible[key] = false;

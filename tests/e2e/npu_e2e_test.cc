@@ -20,6 +20,7 @@
 #include "e2e/e2e_nets.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
+#include "support/tiling.h"
 #include "support/run.h"
 
 using namespace edgesim;
@@ -43,7 +44,7 @@ Outcome run_one(const test::Net& n, const PlatformSpec& spec, const std::string&
   if (policy == "deeploy" && spec.npu.impl == "ne16") apply_ne16_pw_reshape(g);
   Schedule s;
   try {
-    s = build_schedule(g, spec, tile_graph(g, spec, policy), {});
+    s = build_schedule(g, spec, test::tile_for(g, spec, policy), {});
   } catch (const TilingError& e) {
     ++t.infeasible;
     WARN(n.name << " on " << spec.name << " (" << policy << "): " << e.what());

@@ -18,6 +18,7 @@
 #include "e2e/e2e_nets.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
+#include "support/tiling.h"
 #include "support/run.h"
 #include "support/temp_dir.h"
 
@@ -39,7 +40,7 @@ void simulate_all(const std::vector<test::Net>& nets, const std::string& what, T
         INFO(n.name << " on " << p.name << " under " << policy);
         Schedule s;
         try {
-          s = build_schedule(n.graph, p.spec, tile_graph(n.graph, p.spec, policy), {});
+          s = build_schedule(n.graph, p.spec, test::tile_for(n.graph, p.spec, policy), {});
         } catch (const TilingError&) {
           ++t.infeasible;
           continue;

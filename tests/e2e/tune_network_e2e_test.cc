@@ -23,6 +23,7 @@
 #include "sim/exec/verify.h"
 #include "sim/tune/net_sim_evaluator.h"
 #include "sim/tune/sim_evaluator.h"
+#include "support/tiling.h"
 
 using namespace edgesim;
 
@@ -57,7 +58,7 @@ int64_t policy_cycles(const Graph& g0, const PlatformSpec& platform, const std::
   Graph g = g0;
   apply_ne16_pw_reshape(g, platform, policy);
   try {
-    return run_cycles(g, spec, tile_graph(g, spec, policy));
+    return run_cycles(g, spec, test::tile_for(g, spec, policy));
   } catch (const TilingError&) {
     return -1;
   }

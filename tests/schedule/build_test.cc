@@ -12,6 +12,7 @@
 #include "platforms/loader/loader.h"
 #include "schedule/check_exact.h"
 #include "schedule/sched_util.h"
+#include "support/tiling.h"
 #include "support/paths.h"
 
 using namespace edgesim;
@@ -297,7 +298,7 @@ TEST_CASE("schedule: schedules of the real tiling policies are bit-exact", "[sch
         const PlatformSpec spec = platform(plat);
         std::vector<LayerTiling> t;
         try {
-          t = tile_graph(g, spec, pol);
+          t = test::tile_for(g, spec, pol);
         } catch (const TilingError& e) {
           WARN("no tiling: " << e.what());
           continue;

@@ -26,6 +26,7 @@
 #include "passes/npu_graphs.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
+#include "support/tiling.h"
 
 using namespace edgesim;
 using test::ConvShape;
@@ -148,7 +149,7 @@ void run_case(const Graph& g0, const std::vector<Tensor>& in, const InterpreterR
   }
   std::vector<LayerTiling> ts;
   try {
-    ts = tile_graph(g, spec, v.policy);
+    ts = test::tile_for(g, spec, v.policy);
   } catch (const TilingError& e) {
     // Acceptable: a too-small L2 under the small-L2 variants, or a cluster layer (mixed chains)
     // that the policy's cluster rules cannot fit in the shrunk L1. Never an NPU layer's L1.

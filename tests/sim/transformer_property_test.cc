@@ -22,6 +22,7 @@
 #include "passes/npu_graphs.h"
 #include "sim/exec/executor.h"
 #include "sim/exec/verify.h"
+#include "support/tiling.h"
 
 using namespace edgesim;
 using test::npu_draw;
@@ -260,7 +261,7 @@ TEST_CASE("transformer property: random shapes of every new op simulate bit-exac
       assign_engines(g, specs[vi], policy_engines(vs[vi].policy, {}));
       std::vector<LayerTiling> ts;
       try {
-        ts = tile_graph(g, specs[vi], vs[vi].policy);
+        ts = test::tile_for(g, specs[vi], vs[vi].policy);
       } catch (const TilingError& e) {
         // Only the tiny budgets may be too small (a whole row of a long softmax with its scratch).
         INFO(e.what());

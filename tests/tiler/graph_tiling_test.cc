@@ -9,6 +9,7 @@
 #include "compiler/frontend/import.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
+#include "support/tiling.h"
 #include "support/paths.h"
 #include "tiler/tiler_util.h"
 
@@ -30,7 +31,10 @@ TEST_CASE("tiler: policy names and unknown policy", "[tiler]") {
   CHECK(names[2] == "deeploy");
   CHECK(names[3] == "tuned");
   CHECK(names[4] == "untiled");
-  for (const auto& n : names) CHECK(make_policy(n)->name() == n);
+  for (const auto& n : names)
+    if (n != "tuned") CHECK(make_policy(n)->name() == n);
+  // `tuned` has no tiler: its tilings are the autotuner's plan (compiler/tune/tuned_plan.h).
+  CHECK_THROWS_WITH(make_policy("tuned"), Catch::Matchers::Contains("policy 'tuned' has no tiler of its own"));
   try {
     make_policy("tetris");
     FAIL("expected std::invalid_argument");
@@ -116,7 +120,7 @@ TEST_CASE("tiler: every policy tiles MobileNetV1-128 on gap9 and siracusa", "[ti
     const PlatformSpec spec = load_platform(source_dir() + "/platforms/" + plat);
     for (const auto& p : policy_names()) {
       INFO(plat << " " << p);
-      const auto tiles = tile_graph(g, spec, p);
+      const auto tiles = test::tile_for(g, spec, p);
       CHECK(tiles.size() == 29);
       for (const auto& t : tiles) CHECK(t.l1.n_out >= 1);
     }
@@ -169,7 +173,7 @@ TEST_CASE("tiler: shared networks tile consistently under every policy", "[tiler
       for (const auto& p : policy_names()) {
         INFO(plat << " " << p << " " << f);
         std::vector<LayerTiling> tiles;
-        REQUIRE_NOTHROW(tiles = tile_graph(g, spec, p));
+        REQUIRE_NOTHROW(tiles = test::tile_for(g, spec, p));
         for (const auto& t : tiles) {
           const LayerGeom geo = layer_geom(g, t.node);
           INFO("node " << g.nodes[static_cast<size_t>(t.node)].name);

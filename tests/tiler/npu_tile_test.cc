@@ -12,6 +12,7 @@
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/tiling.h"
 #include "passes/npu_graphs.h"
+#include "support/tiling.h"
 
 using namespace edgesim;
 using test::ConvShape;
@@ -33,7 +34,7 @@ Tiled tile_one(const ConvShape& s, const PlatformSpec& spec, const std::string& 
   Tiled x{test::npu_conv_graph(r, s), {}, {}, {}};
   assign_engines(x.g, spec);
   REQUIRE(x.g.nodes[0].engine == "npu");
-  const auto ts = tile_graph(x.g, spec, policy);
+  const auto ts = test::tile_for(x.g, spec, policy);
   REQUIRE(ts.size() == 1);
   x.geom = layer_geom(x.g, 0);
   x.t = ts[0];

@@ -14,7 +14,10 @@
 #include "compiler/tune/engine_tune.h"
 #include "compiler/tune/network_tune.h"
 #include "compiler/tune/prefetch_plan.h"
-#include "compiler/tune/tuned_policy.h"
+#include "compiler/pipeline/compile.h"
+#include "compiler/tiler/plan_policy.h"
+#include "compiler/tune/cache.h"
+#include "support/temp_dir.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"
 #include "schedule/sched_util.h"
@@ -182,30 +185,33 @@ TEST_CASE("L3 options: DORY decisions at smaller L1 sizes stay options with more
   CHECK(has112);
 }
 
-TEST_CASE("tuned policy: the plan follows the graph content and not its address", "[tune]") {
-  // One Graph object tiled, then changed in place (another network at the same address): the
-  // policy must tune the new network, not return the old plan.
+TEST_CASE("tuned plan: the tune context is the compile's own, the plan is tiled as given", "[tune]") {
+  // Two compiles in one process with two contexts: each plan goes to its own cache file and
+  // nothing is shared through process-wide settings (compiler/tune/context.h).
   const PlatformSpec spec = platform("gap8");
-  const TuneSettings saved = tune_settings();
-  tune_settings() = TuneSettings{};   // analytic, no cache file
-  auto tile_all = [&](const Graph& g, const TilingPolicy& policy) {
-    NetPlan p;
-    TilingContext ctx;
-    ctx.graph = &g;
-    ctx.spec = &spec;
-    for (int n : g.layer_nodes()) p.push_back(policy.tile(layer_geom(g, n), ctx));
-    return p;
-  };
-  Graph g = resnet8();
-  const auto policy = make_tuned_policy();
-  const NetPlan a = tile_all(g, *policy);
-  g = import_onnx(test::source_dir() + "/models/tiny/model.onnx");
-  const NetPlan b = tile_all(g, *policy);
-  const NetPlan fresh = tile_all(g, *make_tuned_policy());
-  tune_settings() = saved;
-  REQUIRE(b.size() == fresh.size());
-  CHECK(b.size() != a.size());
-  for (size_t i = 0; i < b.size(); ++i) CHECK(tiling_to_json(b[i]) == tiling_to_json(fresh[i]));
+  test::TempDir dir;
+  CompileOptions a, b;
+  a.policy = b.policy = "tuned";
+  a.tune.cache_path = dir.file("a.json");
+  b.tune.cache_path = dir.file("b.json");
+  b.tune.top_k = 2;
+  const CompiledNetwork na = compile_network(resnet8(), spec, a);
+  const CompiledNetwork nb = compile_network(import_onnx(test::source_dir() + "/models/tiny/model.onnx"), spec, b);
+  CHECK(TuneCache(dir.file("a.json")).size() > 0);
+  CHECK(TuneCache(dir.file("b.json")).size() > 0);
+  CHECK(na.tilings.size() != nb.tilings.size());
+  // The plan's tilings are what the layers get: a plan policy returns them and names a layer it
+  // does not tile.
+  const auto plan = make_plan_policy("tuned", na.tilings);
+  TilingContext ctx;
+  ctx.graph = &na.graph;
+  ctx.spec = &na.spec;
+  for (const LayerTiling& t : na.tilings)
+    CHECK(tiling_to_json(plan->tile(layer_geom(na.graph, t.node), ctx)) == tiling_to_json(t));
+  const auto none = make_plan_policy("tuned", {});
+  const int first = na.tilings.front().node;
+  CHECK_THROWS_WITH(none->tile(layer_geom(na.graph, first), ctx),
+                    Catch::Matchers::Contains("layer " + std::to_string(first) + ": not in the tuned network plan"));
 }
 
 TEST_CASE("weight memory share-out: the layers left out lose the fewest cycles in all", "[tune]") {
