@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "compiler/alloc/planner.h"
+#include "compiler/schedule/planner.h"
 #include "compiler/ir/layout_domain.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/passes/io_layout.h"

@@ -1,5 +1,5 @@
 // Schedule generation: turns a Graph plus one LayerTiling per layer node into a Schedule
-// (compiler/schedule/schedule.h) for a platform, then allocates every buffer (compiler/alloc).
+// (compiler/schedule/schedule.h) for a platform, then allocates every buffer (planner.h).
 //   single buffering: fully serial per tile (load, compute, store), as DORY's GAP8 board target
 //   double buffering: load tile i+1 ‖ compute i ‖ store i−1; weights re-fetched only when the
 //                     Cout tile changes (TIMING_MODELS.md §8.2)

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "compiler/alloc/planner.h"
+#include "compiler/schedule/planner.h"
 
 namespace edgesim {
 

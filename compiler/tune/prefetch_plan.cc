@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "compiler/alloc/planner.h"
+#include "compiler/schedule/planner.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/tiling.h"
 

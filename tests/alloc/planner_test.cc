@@ -3,7 +3,7 @@
 // the top of the highest buffer.
 #include <catch2/catch.hpp>
 
-#include "compiler/alloc/planner.h"
+#include "compiler/schedule/planner.h"
 #include "schedule/sched_util.h"
 
 using namespace edgesim;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "compiler/alloc/planner.h"
+#include "compiler/schedule/planner.h"
 
 namespace edgesim {
 
