@@ -23,7 +23,7 @@ PlatformSpec platform(const std::string& name, const std::vector<std::string>& o
 
 }  // namespace
 
-TEST_CASE("pipeline: the stages run in order, each observed once; a stop after a stage", "[pipeline]") {
+TEST_CASE("pipeline: the stages run in order, each observed once, and a stop after a stage ends the run", "[pipeline]") {
   CompileOptions o;
   std::vector<std::string> seen;
   o.after_stage = [&](CompileStage s, const CompiledNetwork& n) {
@@ -59,7 +59,7 @@ TEST_CASE("pipeline: the stage that threw, and the error it threw", "[pipeline]"
   CHECK(at == CompileStage::tiling);
 }
 
-TEST_CASE("pipeline: a given plan is the schedule it describes; one not of the network is refused", "[pipeline]") {
+TEST_CASE("pipeline: a given plan is the schedule it describes, and one not of the network is refused", "[pipeline]") {
   const Graph g = import_onnx(resnet8());
   const CompiledNetwork dory = compile_network(g, platform("gap9"), {});
   GivenPlan plan;
