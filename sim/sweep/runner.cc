@@ -100,8 +100,17 @@ void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<Poin
   for (const char* h : {"cycles", "time ms", "MAC/cyc"}) cols.push_back({h});
   const bool energy = std::any_of(rs.begin(), rs.end(), [](const PointRecord& r) { return r.energy_uj >= 0; });
   if (energy) cols.push_back({"energy uJ"});
-  cols.push_back({"reason", true, 20});
+  cols.push_back({"reason", true});
   report::TextTable t(cols);
+  // Reasons are printed whole below the table, one per line, each numbered once; the table
+  // names them by number, so no reason is cut to fit the terminal.
+  std::vector<std::string> reasons;
+  auto note = [&](const std::string& text) -> std::string {
+    if (text.empty()) return "";
+    auto it = std::find(reasons.begin(), reasons.end(), text);
+    if (it == reasons.end()) it = reasons.insert(reasons.end(), text);
+    return fmt::format("[{}]", it - reasons.begin() + 1);
+  };
   for (const PointRecord& r : rs) {
     std::vector<std::string> row = {r.network};
     if (policies) row.push_back(r.policy);
@@ -117,10 +126,11 @@ void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<Poin
       row.insert(row.end(), {"-", "-", "-"});
       if (energy) row.push_back("-");
     }
-    row.push_back(r.carried_from.empty() ? r.reason : "plan of " + r.carried_from);
+    row.push_back(note(r.carried_from.empty() ? r.reason : "plan of " + r.carried_from));
     t.add_row(std::move(row));
   }
   out << t.render(report::kTerminalWidth);
+  for (size_t k = 0; k < reasons.size(); ++k) out << fmt::format("[{}] {}\n", k + 1, reasons[k]);
 }
 
 }  // namespace
@@ -266,7 +276,7 @@ int run_sweep(const SweepSpec& s, const SweepOutputs& o, const Dispatch& dispatc
   if (totals) *totals = t;
   if (t.infeasible + t.errors == total && total > 0) {
     std::cerr << fmt::format("edgesim: error: sweep: none of the {} points could be evaluated ({} infeasible, {} errors; "
-                             "reasons in the table above)\n", total, t.infeasible, t.errors);
+                             "reasons below the table)\n", total, t.infeasible, t.errors);
     return 1;
   }
   return 0;

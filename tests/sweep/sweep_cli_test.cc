@@ -31,6 +31,11 @@ TEST_CASE("edgesim sweep: CSV and JSON content", "[sweep][cli]") {
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("sweep: 12 points, 8 ok, 4 infeasible"));
+  // Reasons are whole below the table, numbered; the table names them by number (a long reason
+  // was cut in the middle to fit 100 columns).
+  CHECK_THAT(r.output, Catch::Contains("  [1]\n") && Catch::Contains("\n[1] layer ") && Catch::Contains("\n[2] layer "));
+  for (size_t a = 0, b; (b = r.output.find('\n', a)) != std::string::npos; a = b + 1)
+    if (r.output.compare(a, 1, "[") == 0) CHECK_THAT(r.output.substr(a, b - a), Catch::Contains("l1.size >= ") && !Catch::Contains("..."));
   const std::string csv = slurp(d.file("r.csv"));
   std::vector<std::string> lines, comments;
   for (size_t a = 0, b; (b = csv.find('\n', a)) != std::string::npos; a = b + 1)
