@@ -34,30 +34,22 @@ void strip_rq(P& p) {
   p.rq.k.clear(), p.rq.lambda.clear(), p.rq.scale.clear();
 }
 
-}  // namespace
-
-Layer make_layer(const Graph& g, int node, const LayerTiling& t, const PlatformSpec& spec,
-                 const AnalyticContext& ctx, const std::string& l2_policy) {
-  (void)layer_geom(g, node);   // throws TilingError for nodes the tiler does not handle
+// The analytic model follows the conv / pool / add / gemm tiles only; the row-wise and other
+// element-wise layers are costed as one whole kernel (their candidates are told apart by the
+// simulating evaluator).
+bool modelled_layer(const Graph& g, int node, const Layer& L, const Shape& os) {
   const Node& n = g.nodes.at(static_cast<size_t>(node));
-  const std::string who = fmt::format("node {} '{}'", node, n.name);
-  Layer L;
-  L.kind = n.kind();
-  L.gemm = L.kind == OpKind::Gemm;
-  const Shape& os = g.tensor(n.outputs.at(0)).shape;
-  for (int id : n.inputs) L.whole_in.push_back(g.tensor(id).shape);
-  // The analytic model follows the conv / pool / add / gemm tiles only; the row-wise and other
-  // element-wise layers are costed as one whole kernel (their candidates are told apart by the
-  // simulating evaluator).
   const bool modelled = L.kind == OpKind::Conv || L.kind == OpKind::Pool || L.kind == OpKind::Add || L.gemm;
-  if (!modelled || is_rows_layer(g, node) ||
-      n.outputs.size() != 1 || (L.gemm && (n.inputs.size() != 2 || g.tensor(n.inputs[0]).shape.size() < 2 ||
-                                           g.tensor(n.inputs[1]).shape.size() < 2 || os.size() < 2)) ||
-      (!L.gemm && (os.size() > 4 || os.empty()))) {
-    L.tileable = false;
-    L.lean = n.params;
-    return L;
-  }
+  return !(!modelled || is_rows_layer(g, node) ||
+           n.outputs.size() != 1 || (L.gemm && (n.inputs.size() != 2 || g.tensor(n.inputs[0]).shape.size() < 2 ||
+                                                g.tensor(n.inputs[1]).shape.size() < 2 || os.size() < 2)) ||
+           (!L.gemm && (os.size() > 4 || os.empty())));
+}
+
+// The operands in kernel coordinates with their homes: L3 when the tiling, the constants
+// placement or the L2 budget say so (docs/schedule.md §2).
+void read_operands(Layer& L, const Graph& g, const Node& n, const Shape& os, const LayerTiling& t,
+                   const PlatformSpec& spec, const AnalyticContext& ctx, const std::string& l2_policy) {
   int64_t l2_budget = spec.l2.size;
   try {
     l2_budget = policy_budgets(spec, l2_policy).l2;
@@ -91,6 +83,10 @@ Layer make_layer(const Graph& g, int node, const LayerTiling& t, const PlatformS
     o.slab_db = w_like ? t.l3.db_w : t.l3.db_x;
     L.in.push_back(std::move(o));
   }
+}
+
+// Kernel dims of Cout, H and W in the output and their extents; the batch elements.
+void kernel_dims(Layer& L) {
   L.KR = L.y.shape.size();
   L.cd = L.gemm ? static_cast<int>(L.KR) - 1 : 1;
   L.hd = L.gemm ? static_cast<int>(L.KR) - 2 : 2;
@@ -100,87 +96,118 @@ Layer make_layer(const Graph& g, int node, const LayerTiling& t, const PlatformS
   L.W = L.wd >= 0 ? L.y.shape[3] : 1;
   for (size_t d = 0; d < L.KR; ++d)
     if (static_cast<int>(d) != L.cd && static_cast<int>(d) != L.hd && static_cast<int>(d) != L.wd) L.nbatch *= L.y.shape[d];
-  L.lean = n.params;
+}
 
-  auto vec = [&](size_t size, int bits) {
-    if (size > 1) L.cvec.push_back(bits), L.cvec_full.push_back(static_cast<int64_t>(size));
-  };
-  auto rq_vecs = [&](const Requant& rq, int bits) {
-    if (rq.kind == Requant::Kind::Integer) vec(rq.k.size(), bits), vec(rq.lambda.size(), bits);
-    else if (rq.kind == Requant::Kind::Float) vec(rq.scale.size(), bits);
-  };
+// A constant vector of `size` entries (scalars travel as immediates); bits: along Cout (1), H (2).
+void add_vec(Layer& L, size_t size, int bits) {
+  if (size > 1) L.cvec.push_back(bits), L.cvec_full.push_back(static_cast<int64_t>(size));
+}
+
+void add_rq_vecs(Layer& L, const Requant& rq, int bits) {
+  if (rq.kind == Requant::Kind::Integer) add_vec(L, rq.k.size(), bits), add_vec(L, rq.lambda.size(), bits);
+  else if (rq.kind == Requant::Kind::Float) add_vec(L, rq.scale.size(), bits);
+}
+
+// Conv: the window geometry, grouped input channels, the weights' box (Cout only), the
+// constant vectors; throws on tilings the builder rejects.
+void conv_layer(Layer& L, const Node& n, const LayerTiling& t, const std::string& who, int node) {
+  ConvParams p = n.as<ConvParams>();
+  const Shape& xs = L.in[0].shape;
+  L.cin = xs[1];
+  L.windows = true;
+  L.kh = p.kh, L.sh = p.sh, L.dh = p.dh, L.pt = p.pad_t, L.hin = xs[2];
+  L.kw = p.kw, L.sw = p.sw, L.dw = p.dw, L.pl = p.pad_l, L.win = xs[3];
+  L.grouped = p.groups > 1;
+  L.cout_g = L.C / std::max<int64_t>(p.groups, 1);
+  L.cin_g = L.cin / std::max<int64_t>(p.groups, 1);
+  L.in[0].dep[kC] = L.grouped;
+  L.in[0].gather = p.depthwise(L.cin, L.C) && n.engine == "cluster";   // NPUs read HWC
+  L.in[1].dep[kN] = L.in[1].dep[kH] = L.in[1].dep[kW] = false;
+  if (t.l1.n_in > 0 && t.l1.n_in < L.cin && p.groups == 1)
+    throw TilingError(who + ": partial-sum tilings (n_in < Cin) are not supported", node);
+  const int64_t tc = t.l1.n_out > 0 ? std::min(t.l1.n_out, L.C) : L.C;
+  const int64_t sc = t.l3.n_out > 0 ? std::min(t.l3.n_out, L.C) : L.C;
+  if (L.grouped && L.cout_g > 1 && (tc % L.cout_g != 0 || sc % L.cout_g != 0) && !t.l1.whole)
+    throw TilingError(who + ": a Cout tile of a grouped conv must cover whole groups", node);
+  add_vec(L, p.bias.size(), 1);
+  add_vec(L, p.w_zp.size(), 1);
+  add_rq_vecs(L, p.rq, 1);
+  p.bias.clear(), p.w_zp.clear();
+  strip_rq(p);
+  L.lean = p;
+}
+
+void pool_layer(Layer& L, const Node& n) {
+  PoolParams p = n.as<PoolParams>();
+  const Shape& xs = L.in[0].shape;
+  L.windows = true;
+  L.kh = p.global ? xs[2] : p.kh, L.sh = p.global ? 1 : p.sh, L.pt = p.global ? 0 : p.pad_t, L.hin = xs[2];
+  L.kw = p.global ? xs[3] : p.kw, L.sw = p.global ? 1 : p.sw, L.pl = p.global ? 0 : p.pad_l, L.win = xs[3];
+  add_rq_vecs(L, p.rq, 1);
+  strip_rq(p);
+  L.lean = p;
+}
+
+void add_layer(Layer& L, const Node& n) {
+  AddParams p = n.as<AddParams>();
+  add_rq_vecs(L, p.rq, 1);
+  strip_rq(p);
+  L.lean = p;
+}
+
+// Gemm: A's box follows the rows (H), B's the columns (Cout), batched operands the batch;
+// the constant vectors by columns or rows (a requant along the rows' axis R - 2).
+void gemm_layer(Layer& L, const Node& n, size_t R) {
+  GemmParams p = n.as<GemmParams>();
+  for (size_t k = 0; k < 2; ++k) {
+    Operand& o = L.in[k];
+    const size_t r = o.shape.size();
+    bool batched = false;
+    for (size_t d = 0; d + 2 < r; ++d) batched = batched || o.shape[d] > 1;
+    o.dep[kN] = batched;
+    o.dep[kC] = k == 1;
+    o.dep[kH] = k == 0;
+    o.dep[kW] = false;
+  }
+  if (p.bias.size() > 1) {
+    Shape full = p.bias_shape;
+    while (full.size() < 2) full.insert(full.begin(), 1);
+    L.cvec.push_back((full[1] > 1 ? 1 : 0) | (full[0] > 1 ? 2 : 0));
+    L.cvec_full.push_back(static_cast<int64_t>(p.bias.size()));
+  }
+  add_vec(L, p.a_zp.size(), 2);
+  add_vec(L, p.b_zp.size(), 1);
+  add_rq_vecs(L, p.rq, p.rq.axis == static_cast<int>(R) - 2 ? 2 : 1);
+  p.bias.clear(), p.a_zp.clear(), p.b_zp.clear();
+  strip_rq(p);
+  L.lean = p;
+}
+
+}  // namespace
+
+Layer make_layer(const Graph& g, int node, const LayerTiling& t, const PlatformSpec& spec,
+                 const AnalyticContext& ctx, const std::string& l2_policy) {
+  (void)layer_geom(g, node);   // throws TilingError for nodes the tiler does not handle
+  const Node& n = g.nodes.at(static_cast<size_t>(node));
+  const std::string who = fmt::format("node {} '{}'", node, n.name);
+  Layer L;
+  L.kind = n.kind();
+  L.gemm = L.kind == OpKind::Gemm;
+  const Shape& os = g.tensor(n.outputs.at(0)).shape;
+  for (int id : n.inputs) L.whole_in.push_back(g.tensor(id).shape);
+  if (!modelled_layer(g, node, L, os)) {
+    L.tileable = false;
+    L.lean = n.params;
+    return L;
+  }
+  read_operands(L, g, n, os, t, spec, ctx, l2_policy);
+  kernel_dims(L);
+  L.lean = n.params;
   switch (L.kind) {
-    case OpKind::Conv: {
-      ConvParams p = n.as<ConvParams>();
-      const Shape& xs = L.in[0].shape;
-      L.cin = xs[1];
-      L.windows = true;
-      L.kh = p.kh, L.sh = p.sh, L.dh = p.dh, L.pt = p.pad_t, L.hin = xs[2];
-      L.kw = p.kw, L.sw = p.sw, L.dw = p.dw, L.pl = p.pad_l, L.win = xs[3];
-      L.grouped = p.groups > 1;
-      L.cout_g = L.C / std::max<int64_t>(p.groups, 1);
-      L.cin_g = L.cin / std::max<int64_t>(p.groups, 1);
-      L.in[0].dep[kC] = L.grouped;
-      L.in[0].gather = p.depthwise(L.cin, L.C) && n.engine == "cluster";   // NPUs read HWC
-      L.in[1].dep[kN] = L.in[1].dep[kH] = L.in[1].dep[kW] = false;
-      if (t.l1.n_in > 0 && t.l1.n_in < L.cin && p.groups == 1)
-        throw TilingError(who + ": partial-sum tilings (n_in < Cin) are not supported", node);
-      const int64_t tc = t.l1.n_out > 0 ? std::min(t.l1.n_out, L.C) : L.C;
-      const int64_t sc = t.l3.n_out > 0 ? std::min(t.l3.n_out, L.C) : L.C;
-      if (L.grouped && L.cout_g > 1 && (tc % L.cout_g != 0 || sc % L.cout_g != 0) && !t.l1.whole)
-        throw TilingError(who + ": a Cout tile of a grouped conv must cover whole groups", node);
-      vec(p.bias.size(), 1);
-      vec(p.w_zp.size(), 1);
-      rq_vecs(p.rq, 1);
-      p.bias.clear(), p.w_zp.clear();
-      strip_rq(p);
-      L.lean = p;
-      break;
-    }
-    case OpKind::Pool: {
-      PoolParams p = n.as<PoolParams>();
-      const Shape& xs = L.in[0].shape;
-      L.windows = true;
-      L.kh = p.global ? xs[2] : p.kh, L.sh = p.global ? 1 : p.sh, L.pt = p.global ? 0 : p.pad_t, L.hin = xs[2];
-      L.kw = p.global ? xs[3] : p.kw, L.sw = p.global ? 1 : p.sw, L.pl = p.global ? 0 : p.pad_l, L.win = xs[3];
-      rq_vecs(p.rq, 1);
-      strip_rq(p);
-      L.lean = p;
-      break;
-    }
-    case OpKind::Add: {
-      AddParams p = n.as<AddParams>();
-      rq_vecs(p.rq, 1);
-      strip_rq(p);
-      L.lean = p;
-      break;
-    }
-    case OpKind::Gemm: {
-      GemmParams p = n.as<GemmParams>();
-      for (size_t k = 0; k < 2; ++k) {
-        Operand& o = L.in[k];
-        const size_t r = o.shape.size();
-        bool batched = false;
-        for (size_t d = 0; d + 2 < r; ++d) batched = batched || o.shape[d] > 1;
-        o.dep[kN] = batched;
-        o.dep[kC] = k == 1;
-        o.dep[kH] = k == 0;
-        o.dep[kW] = false;
-      }
-      if (p.bias.size() > 1) {
-        Shape full = p.bias_shape;
-        while (full.size() < 2) full.insert(full.begin(), 1);
-        L.cvec.push_back((full[1] > 1 ? 1 : 0) | (full[0] > 1 ? 2 : 0));
-        L.cvec_full.push_back(static_cast<int64_t>(p.bias.size()));
-      }
-      vec(p.a_zp.size(), 2);
-      vec(p.b_zp.size(), 1);
-      rq_vecs(p.rq, p.rq.axis == static_cast<int>(R) - 2 ? 2 : 1);
-      p.bias.clear(), p.a_zp.clear(), p.b_zp.clear();
-      strip_rq(p);
-      L.lean = p;
-      break;
-    }
+    case OpKind::Conv: conv_layer(L, n, t, who, node); break;
+    case OpKind::Pool: pool_layer(L, n); break;
+    case OpKind::Add: add_layer(L, n); break;
+    case OpKind::Gemm: gemm_layer(L, n, os.size()); break;
     default: break;
   }
   return L;
