@@ -164,17 +164,22 @@ Requant requant_shift_params(Builder& b, const OnnxNode& n, const Shape& shape) 
   return rq;
 }
 
-ChainResult match_int_chain(Builder& b, const ChainStart& s) {
-  const OnnxNode& anchor = *s.anchor;
-  ChainResult res;
-  res.out = s.from;
+namespace {
+
+// The walk of match_int_chain: the affine state and the divisor, clamps and rounding the
+// accepted nodes have folded so far.
+struct ChainWalk {
+  ChainWalk(Builder& builder, const ChainStart& start)
+      : b(builder), s(start), clamped(s.saturated), lo(s.saturated ? s.lo : INT64_MIN),
+        hi(s.saturated ? s.hi : INT64_MAX) {}
+
+  Builder& b;
+  const ChainStart& s;
   Affine st;
-  bool affine = false, has_div = false, clamped = s.saturated, took_bias = false;
+  bool affine = false, has_div = false, clamped, took_bias = false;
   int64_t div = 0, round = 0;
   int shift = 0;
-  int64_t lo = s.saturated ? s.lo : INT64_MIN, hi = s.saturated ? s.hi : INT64_MAX;
-  std::string cur = s.from;
-  const OnnxNode* forced = s.first;
+  int64_t lo, hi;
   // ONNX Div of integer tensors truncates, of float tensors it leaves fractions: a Div must be
   // an integer division (after a Cast to int) followed by a clamp at >= 0 (so that trunc equals
   // the floor edgesim uses), or a float division that a Floor (or a Cast to int) completes.
@@ -182,6 +187,141 @@ ChainResult match_int_chain(Builder& b, const ChainStart& s) {
   bool int_domain = false;
   const OnnxNode* div_node = nullptr;
 
+  // Folds node n, whose first input is the chain's tensor `cur`; false when it does not fit.
+  bool accept(const OnnxNode& n, const std::string& cur) {
+    const std::string& op = n.op;
+    if (op == "Cast") return take_cast(n);
+    if (op == "Floor") {
+      if (n.n_in() == 1 && dmode == DivMode::Fraction) dmode = DivMode::Floor;
+      return n.n_in() == 1;
+    }
+    if (op == "Relu") {
+      const bool ok = n.n_in() == 1 && n.inputs[0] == cur;
+      if (ok) { lo = std::max<int64_t>(lo, 0); clamped = true; }
+      return ok;
+    }
+    if (op == "Clip") {
+      const bool ok = n.inputs[0] == cur;
+      if (ok) { clip_bounds(b, n, lo, hi); clamped = true; }
+      return ok;
+    }
+    if (op == "Mul" && !clamped && !has_div) return take_mul(n, cur);
+    if (op == "Add" && !clamped && dmode == DivMode::Fraction && round == 0 && is_power_of_two(div))
+      return take_round_half(n, cur);
+    if (op == "Add" && !clamped && !has_div) return take_add(n, cur);
+    if (op == "Div" && !clamped && !has_div && n.n_in() == 2 && n.inputs[0] == cur && b.is_const(n.inputs[1]))
+      return take_div(n);
+    if (op == "TrueIntegerDiv" && !clamped && !has_div && n.n_in() == 1) {
+      // y = x · ⌊Δ·η / (y·η + ε)⌋ (docs/dialects.md, "Deeploy transformer ops"): a scalar
+      // multiplier, merged into the following RequantShift as Deeploy's
+      // MergeTrueIntegerDivRequantShiftPass does.
+      st.mul = mul_checked(st.mul, true_integer_div_factor(n), n);
+      affine = true;
+      return true;
+    }
+    if (op == "RequantShift" && !clamped && !has_div && n.inputs[0] == cur) return take_requant_shift(n);
+    return false;
+  }
+
+  bool take_cast(const OnnxNode& n) {
+    const bool ok = n.n_in() == 1 && is_identity_cast(n);
+    const int64_t to = n.get_int("to", 0);
+    if (ok) int_domain = to == kInt32 || to == kInt64;
+    if (ok && int_domain && dmode == DivMode::Fraction) dmode = DivMode::Trunc;
+    return ok;
+  }
+
+  bool take_mul(const OnnxNode& n, const std::string& cur) {
+    const ConstTensor* c = const_operand(b, n, cur);
+    if (!c) return false;
+    const AxisInts v = axis_ints(*c, s.shape, n);
+    if (v.axis < 0) st.mul = mul_checked(st.mul, v.v[0], n);
+    else st.scale(v, n, s.required_axis);
+    affine = true;
+    return true;
+  }
+
+  // QuantLab rounding variant: Div(2^q) → Add(0.5) → Floor (docs/dialects.md, "QuantLab").
+  bool take_round_half(const OnnxNode& n, const std::string& cur) {
+    const ConstTensor* c = const_operand(b, n, cur);
+    const OnnxNode* nx = b.fusable_next(n.outputs[0]);
+    if (!(c && is_half(*c) && nx && nx->op == "Floor" && shift > 0)) return false;
+    round = int64_t{1} << (shift - 1);
+    return true;
+  }
+
+  bool take_add(const OnnxNode& n, const std::string& cur) {
+    const ConstTensor* c = const_operand(b, n, cur);
+    if (!c) return false;
+    if (!affine && !took_bias && s.take_bias && s.take_bias(*c, n)) {
+      took_bias = true;
+    } else {
+      st.add(axis_ints(*c, s.shape, n), n, s.required_axis);
+      affine = true;
+    }
+    return true;
+  }
+
+  bool take_div(const OnnxNode& n) {
+    const int64_t d = b.constant(n.inputs[1], n).scalar_int(n.where);
+    if (d <= 0) n.fail("requant divisor " + std::to_string(d) + " must be positive");
+    div = d;
+    shift = static_cast<int>(std::lround(std::log2(static_cast<double>(d))));
+    dmode = int_domain ? DivMode::Trunc : DivMode::Fraction;
+    div_node = &n;
+    has_div = affine = true;
+    return true;
+  }
+
+  bool take_requant_shift(const OnnxNode& n) {
+    const Requant r = requant_shift_params(b, n, s.shape);
+    st.push_mul(n);
+    st.scale(AxisInts{r.k, r.axis}, n, s.required_axis);
+    st.add(AxisInts{r.lambda, r.axis}, n, s.required_axis);
+    shift = r.shift;
+    round = r.round;
+    div = int64_t{1} << shift;
+    lo = std::max(lo, r.lo);
+    hi = std::min(hi, r.hi);
+    has_div = affine = clamped = true;
+    return true;
+  }
+
+  // The folded requant; throws when the clamps leave no range or a Div is not completed.
+  void finish(Requant& rq) const {
+    // Output range: the chain input's range (raw) or int32 (requantised), narrowed by clamps.
+    rq.lo = affine ? kI32Min : s.lo;
+    rq.hi = affine ? kI32Max : s.hi;
+    if (clamped) {
+      rq.lo = std::max(rq.lo, lo);
+      rq.hi = std::min(rq.hi, hi);
+    }
+    if (rq.lo > rq.hi) s.anchor->fail("requant clamp range is empty");
+    if (dmode == DivMode::Fraction)
+      div_node->fail("Div of float values must be followed by Floor (the result would not be an integer)");
+    if (dmode == DivMode::Trunc && !(clamped && lo >= 0))
+      div_node->fail("integer Div truncates toward zero; it is only imported when a clamp at 0 or above follows "
+                     "(then truncation equals the floor division edgesim uses)");
+    if (!affine) return;   // Kind::None
+    rq.kind = Requant::Kind::Integer;
+    rq.axis = st.axis;
+    rq.k = st.k;
+    rq.lambda = st.lam;
+    rq.mul = st.mul;
+    rq.shift = shift;
+    rq.round = round;
+    rq.div = has_div && !is_power_of_two(div) ? div : 0;
+  }
+};
+
+}  // namespace
+
+ChainResult match_int_chain(Builder& b, const ChainStart& s) {
+  ChainResult res;
+  res.out = s.from;
+  ChainWalk w(b, s);
+  std::string cur = s.from;
+  const OnnxNode* forced = s.first;
   while (true) {
     const OnnxNode* np = forced ? forced : b.fusable_next(cur);
     if (!np) break;
@@ -190,104 +330,16 @@ ChainResult match_int_chain(Builder& b, const ChainStart& s) {
     forced = nullptr;
     if (!(n.domain.empty() || n.domain == "ai.onnx" || n.domain == "ai.onnx.contrib")) break;
     if (n.outputs.size() != 1 || n.n_in() == 0 || n.inputs[0].empty()) break;
-    const std::string& op = n.op;
-    bool ok = false;
-    if (op == "Cast") {
-      ok = n.n_in() == 1 && is_identity_cast(n);
-      const int64_t to = n.get_int("to", 0);
-      if (ok) int_domain = to == kInt32 || to == kInt64;
-      if (ok && int_domain && dmode == DivMode::Fraction) dmode = DivMode::Trunc;
-    } else if (op == "Floor") {
-      ok = n.n_in() == 1;
-      if (ok && dmode == DivMode::Fraction) dmode = DivMode::Floor;
-    } else if (op == "Relu") {
-      ok = n.n_in() == 1 && n.inputs[0] == cur;
-      if (ok) { lo = std::max<int64_t>(lo, 0); clamped = true; }
-    } else if (op == "Clip") {
-      ok = n.inputs[0] == cur;
-      if (ok) { clip_bounds(b, n, lo, hi); clamped = true; }
-    } else if (op == "Mul" && !clamped && !has_div) {
-      if (const ConstTensor* c = const_operand(b, n, cur)) {
-        const AxisInts v = axis_ints(*c, s.shape, n);
-        if (v.axis < 0) st.mul = mul_checked(st.mul, v.v[0], n);
-        else st.scale(v, n, s.required_axis);
-        affine = ok = true;
-      }
-    } else if (op == "Add" && !clamped && dmode == DivMode::Fraction && round == 0 && is_power_of_two(div)) {
-      // QuantLab rounding variant: Div(2^q) → Add(0.5) → Floor (DIALECTS.md §2).
-      const ConstTensor* c = const_operand(b, n, cur);
-      const OnnxNode* nx = b.fusable_next(n.outputs[0]);
-      if (c && is_half(*c) && nx && nx->op == "Floor" && shift > 0) {
-        round = int64_t{1} << (shift - 1);
-        ok = true;
-      }
-    } else if (op == "Add" && !clamped && !has_div) {
-      if (const ConstTensor* c = const_operand(b, n, cur)) {
-        if (!affine && !took_bias && s.take_bias && s.take_bias(*c, n)) {
-          took_bias = ok = true;
-        } else {
-          st.add(axis_ints(*c, s.shape, n), n, s.required_axis);
-          affine = ok = true;
-        }
-      }
-    } else if (op == "Div" && !clamped && !has_div && n.n_in() == 2 && n.inputs[0] == cur && b.is_const(n.inputs[1])) {
-      const int64_t d = b.constant(n.inputs[1], n).scalar_int(n.where);
-      if (d <= 0) n.fail("requant divisor " + std::to_string(d) + " must be positive");
-      div = d;
-      shift = static_cast<int>(std::lround(std::log2(static_cast<double>(d))));
-      dmode = int_domain ? DivMode::Trunc : DivMode::Fraction;
-      div_node = &n;
-      has_div = affine = ok = true;
-    } else if (op == "TrueIntegerDiv" && !clamped && !has_div && n.n_in() == 1) {
-      // y = x · ⌊Δ·η / (y·η + ε)⌋ (DIALECTS.md §3.3): a scalar multiplier, merged into the
-      // following RequantShift as Deeploy's MergeTrueIntegerDivRequantShiftPass does.
-      st.mul = mul_checked(st.mul, true_integer_div_factor(n), n);
-      affine = ok = true;
-    } else if (op == "RequantShift" && !clamped && !has_div && n.inputs[0] == cur) {
-      const Requant r = requant_shift_params(b, n, s.shape);
-      st.push_mul(n);
-      st.scale(AxisInts{r.k, r.axis}, n, s.required_axis);
-      st.add(AxisInts{r.lambda, r.axis}, n, s.required_axis);
-      shift = r.shift;
-      round = r.round;
-      div = int64_t{1} << shift;
-      lo = std::max(lo, r.lo);
-      hi = std::min(hi, r.hi);
-      has_div = affine = clamped = ok = true;
-    }
-    if (!ok) {
-      if (first) n.fail("cannot import this " + op + " node as a requantisation step");
+    if (!w.accept(n, cur)) {
+      if (first) n.fail("cannot import this " + n.op + " node as a requantisation step");
       break;
     }
     b.claim(n.index);
-    res.ops.push_back(op);
+    res.ops.push_back(n.op);
     cur = n.outputs[0];
   }
-
   res.out = cur;
-  Requant& rq = res.rq;
-  // Output range: the chain input's range (raw) or int32 (requantised), narrowed by clamps.
-  rq.lo = affine ? kI32Min : s.lo;
-  rq.hi = affine ? kI32Max : s.hi;
-  if (clamped) {
-    rq.lo = std::max(rq.lo, lo);
-    rq.hi = std::min(rq.hi, hi);
-  }
-  if (rq.lo > rq.hi) anchor.fail("requant clamp range is empty");
-  if (dmode == DivMode::Fraction)
-    div_node->fail("Div of float values must be followed by Floor (the result would not be an integer)");
-  if (dmode == DivMode::Trunc && !(clamped && lo >= 0))
-    div_node->fail("integer Div truncates toward zero; it is only imported when a clamp at 0 or above follows "
-                   "(then truncation equals the floor division edgesim uses)");
-  if (!affine) return res;   // Kind::None
-  rq.kind = Requant::Kind::Integer;
-  rq.axis = st.axis;
-  rq.k = st.k;
-  rq.lambda = st.lam;
-  rq.mul = st.mul;
-  rq.shift = shift;
-  rq.round = round;
-  rq.div = has_div && !is_power_of_two(div) ? div : 0;
+  w.finish(res.rq);
   return res;
 }
 
