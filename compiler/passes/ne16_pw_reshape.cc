@@ -129,9 +129,4 @@ int apply_ne16_pw_reshape(Graph& g, EngineAssignment* ea) {
   return done;
 }
 
-int apply_ne16_pw_reshape(Graph& g, const PlatformSpec& spec, const std::string& policy, EngineAssignment* ea) {
-  if (policy != "deeploy" || !spec.npu.present || spec.npu.impl != "ne16") return 0;
-  return apply_ne16_pw_reshape(g, ea);
-}
-
 }  // namespace edgesim

@@ -33,8 +33,6 @@ bool is_deeploy_ne16_pointwise_extent(int64_t rows, int64_t cols);
 // assign_engines and apply_io_layout, for policy deeploy on an NE16 (npu.impl ne16) only; it keeps
 // ea->why_not aligned with the nodes.
 int apply_ne16_pw_reshape(Graph& g, EngineAssignment* ea = nullptr);
-
-// The pass where a deployment flow runs it: under policy deeploy on an NE16 platform; 0 otherwise.
-int apply_ne16_pw_reshape(Graph& g, const PlatformSpec& spec, const std::string& policy, EngineAssignment* ea = nullptr);
+// A flow runs it through run_flow_graph_passes (compiler/flows/flow.h).
 
 }  // namespace edgesim

@@ -7,14 +7,13 @@
 #include <utility>
 
 #include "compiler/budget/memory.h"
+#include "compiler/flows/flow.h"
 #include "compiler/passes/io_layout.h"
-#include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/plan_policy.h"
 #include "compiler/tune/network_tune.h"
 #include "compiler/tune/tuned_plan.h"
-#include "platforms/loader/budgets.h"
 
 namespace edgesim {
 namespace {
@@ -22,7 +21,8 @@ namespace {
 struct State {
   CompiledNetwork net;
   MemoryEstimate mem;
-  std::vector<LayerTiling> tuned;   // policy tuned: the autotuner's plan, tiled by the tiling stage
+  bool planned = false;             // the flow plans the network (policy tuned): its tilings are
+  std::vector<LayerTiling> tuned;   // the autotuner's plan, tiled by the tiling stage
 };
 
 void platform_stage(State& s, const CompileOptions& o) {
@@ -54,7 +54,7 @@ void io_layout_stage(State& s, const CompileOptions& o) { apply_io_layout(s.net.
 
 // Deeploy re-shapes its NE16 pointwise convs before it tiles them (ne16_pw_reshape.h).
 void graph_passes_stage(State& s, const CompileOptions& o) {
-  apply_ne16_pw_reshape(s.net.graph, s.net.spec, o.policy, &s.net.engines);
+  run_flow_graph_passes(s.net.graph, s.net.spec, o.policy, &s.net.engines);
 }
 
 // A given plan: its order and engines on the graph, its kernel library on the platform.
@@ -80,11 +80,12 @@ void apply_given_plan(State& s, const GivenPlan& plan) {
 void tuned_plan_stage(State& s, const CompileOptions& o) {
   if (o.plan)
     apply_given_plan(s, *o.plan);
-  else if (o.policy == "tuned") {
+  else if (const Flow* f = find_flow(o.policy); f && f->plans_network()) {
     TunedPlan p = plan_tuned_network(s.net.graph, s.net.spec, o.tune, &s.net.engines);
     s.net.node_order = std::move(p.order);
     s.net.library = std::move(p.library);
     s.tuned = std::move(p.tilings);
+    s.planned = true;
   }
 }
 
@@ -98,7 +99,7 @@ void tiling_stage(State& s, const CompileOptions& o) {
   }
   try {
     const int buffering = tiling_buffering(o.schedule.buffering);
-    s.net.tilings = o.policy == "tuned"
+    s.net.tilings = s.planned
                         ? tile_graph(s.net.graph, s.net.spec, *make_plan_policy("tuned", std::move(s.tuned)), buffering)
                         : tile_graph(s.net.graph, s.net.spec, o.policy, buffering);
   } catch (const TilingError& e) {

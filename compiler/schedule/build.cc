@@ -13,6 +13,7 @@
 
 #include "compiler/schedule/planner.h"
 #include "compiler/ir/layout_domain.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/build_internal.h"
@@ -22,13 +23,18 @@ namespace edgesim {
 
 namespace {
 
-// The buffering a tiling policy sizes its tiles for (dory and deeploy: auto_buffering; dory-2021:
-// double, as DORY's 2021 templates generate on every target); auto_buffering for tilings made by
-// hand under a name no policy has.
+// The buffering the flow sizes its tiles for (Flow::auto_buffering: dory and deeploy their
+// budgets' db; dory-2021 double, as DORY's 2021 templates generate on every target; tuned 0, each
+// layer its own); auto_buffering for tilings made by hand under a name no flow has.
 int policy_buffering(const PlatformSpec& spec, const std::string& policy) {
-  const std::vector<std::string> known = policy_names();
-  if (std::find(known.begin(), known.end(), policy) == known.end()) return auto_buffering(spec);
-  return policy_budgets(spec, policy).db >= 2 ? 2 : 1;
+  const Flow* f = find_flow(policy);
+  return f ? f->auto_buffering(spec) : auto_buffering(spec);
+}
+
+// The flow builds every layer as one step on whole tensors in L2 (Flow::whole_tensor_steps).
+bool whole_tensor_steps(const std::string& policy) {
+  const Flow* f = find_flow(policy);
+  return f && f->whole_tensor_steps();
 }
 
 // 1 single, 2 double, 0 per layer (each tiled step as its LayerTiling's l1.db).
@@ -36,7 +42,6 @@ int parse_buffering(const std::string& b, const PlatformSpec& spec, const std::v
   if (b == "single") return 1;
   if (b == "double") return 2;
   if (b == "per-layer") return 0;
-  if (b == "auto" && !tilings.empty() && tilings.front().policy.rfind("tuned", 0) == 0) return 0;
   if (b == "auto" && !tilings.empty()) return policy_buffering(spec, tilings.front().policy);
   if (b == "auto") return auto_buffering(spec);
   throw std::invalid_argument("schedule: unknown buffering '" + b + "' (known: auto, single, double, per-layer)");
@@ -113,7 +118,8 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   s.network = g.name;
   s.platform = spec.name;
   // A tuned network's layers say "tuned" (DORY's loop) or "tuned-deeploy" (Deeploy's loop).
-  s.policy = tilings.empty() ? "" : tilings.front().policy.rfind("tuned", 0) == 0 ? "tuned" : tilings.front().policy;
+  const Flow* first = tilings.empty() ? nullptr : find_flow(tilings.front().policy);
+  s.policy = tilings.empty() ? "" : first ? first->network_flow() : tilings.front().policy;
   sched::BuildContext ctx;
   ctx.g = &g;
   ctx.spec = &spec;
@@ -123,8 +129,8 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
   s.buffering = ctx.buffering == 2 ? "double" : ctx.buffering == 1 ? "single" : "per-layer";
   // The policy's budgets (compiler/tiler/policy.h); tilings made outside a named policy (tests,
   // hand-written tilings) are checked against the dory budgets.
-  const auto names = policy_names();
-  const bool known = std::find(names.begin(), names.end(), s.policy) != names.end();
+  const Flow* sf = find_flow(s.policy);
+  const bool known = sf && sf->selectable();
   const Budgets bud = policy_budgets(spec, known ? s.policy : "dory");
   const std::string l1_what = (known ? s.policy : std::string("dory")) + " L1 budget";
   ctx.l1_budget = bud.l1;
@@ -194,7 +200,7 @@ Schedule build_one(const Graph& g, const PlatformSpec& spec, const std::vector<L
       sched::build_mvu_step(ctx, node);
     else if (is_relayout(g.nodes[k]) && !tilings.empty() && sched::build_relayout_step(ctx, node))
       continue;
-    else if (it == ctx.tiling_of.end() || it->second->policy == "untiled" ||
+    else if (it == ctx.tiling_of.end() || whole_tensor_steps(it->second->policy) ||
              !sched::build_layer_step(ctx, node, *it->second))
       sched::build_whole_step(ctx, node);
   }

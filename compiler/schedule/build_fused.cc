@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "compiler/schedule/build_internal.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/conv/cost_dw3x3_s1.h"
 

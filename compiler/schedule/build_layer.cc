@@ -20,6 +20,7 @@
 #include "compiler/passes/diana_rules.h"
 #include "compiler/schedule/build_internal.h"
 #include "compiler/passes/ne16_pw_reshape.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/conv/cost_dw3x3_s1.h"
 
@@ -56,6 +57,19 @@ Region aligned_home(const BuildContext& ctx, int tensor, size_t rank, bool as4d)
 }
 
 // Budgets::dw_blocking of a named policy; tilings made outside one (tests) overlap as requested.
+// Single-buffered steps of the flow reload weights and constants for every tile (Flow::reloads_every_tile).
+bool reloads_every_tile(const LayerTiling& t) {
+  const Flow* f = find_flow(t.policy);
+  return f && f->reloads_every_tile();
+}
+
+// An NE16 pointwise layer's output tiles in Deeploy's order (Flow::ne16_pointwise).
+bool deeploy_ne16_order(const LayerTiling& t, bool reshaped) {
+  const Flow* f = find_flow(t.policy);
+  const Ne16Pointwise o = f ? f->ne16_pointwise() : Ne16Pointwise::own;
+  return o == Ne16Pointwise::deeploy || (o == Ne16Pointwise::deeploy_unless_reshaped && !reshaped);
+}
+
 bool blocks_depthwise(const PlatformSpec& spec, const std::string& policy) {
   const auto names = policy_names();
   if (std::find(names.begin(), names.end(), policy) == names.end()) return false;
@@ -292,7 +306,7 @@ struct TiledStep {
     // one transfer per tile from the tile's rectangle list, no reuse test); DORY's loop reloads
     // only what changed (docs/schedule.md §5). Modelled for single buffering: double-buffered
     // Deeploy tiles would need two weight and constant buffers, which the tilers do not size.
-    every_tile = t.policy == "deeploy" && !dbl;
+    every_tile = reloads_every_tile(t) && !dbl;
     // The tuned flow's pulp_nn_depthwise_3x3_s1 reads a tile's padded rows from its input buffer
     // (kernels/conv/cost_dw3x3_s1.h, zero rows written before the call), so the buffer holds
     // Hout + 2 rows of each channel; the views keep the packed rows (same bytes, same transfers).
@@ -447,7 +461,7 @@ struct TiledStep {
       // the tuner's candidates) the job takes the rule per tile.
       const Shape& out_shape = g.tensor(n.outputs.at(0)).shape;
       const bool reshaped = out_shape.size() == 4 && is_deeploy_ne16_pointwise_extent(out_shape[2], out_shape[3]);
-      if ((t.policy == "tuned-deeploy" || (t.policy == "deeploy" && !reshaped)) && ctx.spec->npu.impl == "ne16" &&
+      if (deeploy_ne16_order(t, reshaped) && ctx.spec->npu.impl == "ne16" &&
           wpl->npu_weights->op == NpuOp::Conv1x1 &&
           ti.out.ext.size() == 4) {
         const auto [r, c] = deeploy_ne16_pointwise_reshape(ti.out.ext[2] * ti.out.ext[3]);

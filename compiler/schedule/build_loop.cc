@@ -27,22 +27,17 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "compiler/flows/flow.h"
 #include "compiler/schedule/build_internal.h"
 
 namespace edgesim::sched {
-
-namespace {
-
-bool dory_like(const std::string& policy) { return policy.rfind("deeploy", 0) != 0 && policy != "tuned-deeploy"; }
-
-}  // namespace
 
 std::string resolve_network_loop(const std::string& requested, const std::string& policy) {
   if (requested == "dory" || requested == "dory-2020" || requested == "deeploy") return requested;
   if (requested != "auto")
     throw std::invalid_argument("schedule: unknown network loop '" + requested + "' (known: auto, dory, dory-2020, deeploy)");
-  if (policy == "dory-2021") return "dory-2020";
-  return dory_like(policy) ? "dory" : "deeploy";
+  const Flow* f = find_flow(policy);   // a hand-made tiling's label: DORY's loop
+  return f ? f->network_loop() : "dory";
 }
 
 void plan_network_loop(BuildContext& ctx) {

@@ -154,7 +154,7 @@ class DeeployPolicy : public TilingPolicy {
 
   LayerTiling tile(const LayerGeom& g, const TilingContext& ctx) const override {
     if (!ctx.spec) throw TilingError("tiling needs a platform", g.node);
-    Budgets b = policy_budgets(*ctx.spec, "deeploy", ctx.buffering);
+    Budgets b = deeploy_tiler_budgets(*ctx.spec, ctx.buffering);
     b.l1 -= ctx.l1_slack;
     LayerTiling t;
     t.node = g.node;

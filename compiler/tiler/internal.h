@@ -20,6 +20,9 @@ Budgets dory_policy_budgets(const PlatformSpec& spec);
 // the L2 budget).
 Budgets dory2021_policy_budgets(const PlatformSpec& spec, const Graph* g, int node);
 Budgets deeploy_policy_budgets(const PlatformSpec& spec);
+// Deeploy's tiler's budgets: layout ops through L1, and the L1 buffering it sizes its tiles for
+// (TilingContext::buffering: 1 single, 2 double; else its own).
+Budgets deeploy_tiler_budgets(const PlatformSpec& spec, int buffering);
 
 int64_t bits_to_bytes(int64_t elems, int64_t bits);                 // ⌈elems·bits/8⌉
 inline int64_t fl8(int64_t bits) { return bits / 8; }                // ⌊bits/8⌋
@@ -113,6 +116,7 @@ std::vector<L1Tiling> aimc_candidates(const LayerGeom& g, const TilingContext& c
 
 std::unique_ptr<TilingPolicy> make_dory_policy(bool v2021);
 std::unique_ptr<TilingPolicy> make_deeploy_policy();
+std::unique_ptr<TilingPolicy> make_untiled_policy();
 
 // Smallest value v in [lo, ...) with ok(v), by doubling then bisection (assumes ok is
 // monotone from some point on). -1 if none up to 2^40.

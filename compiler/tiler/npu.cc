@@ -125,7 +125,7 @@ std::vector<NpuTileCandidate> npu_tile_candidates(const LayerGeom& g, const Tili
 
 LayerTiling npu_tile(const LayerGeom& g, const TilingContext& ctx, LayerTiling base, const Budgets& b) {
   // Policy deeploy on an NE16: Deeploy's own rules for its 3×3 layers (ne16_deeploy.h).
-  if (base.policy == "deeploy" && ctx.spec->npu.impl == "ne16")
+  if (b.ne16_deeploy_rules && ctx.spec->npu.impl == "ne16")
     if (const auto l1 = ne16_deeploy_tile(g, ctx, base, b)) {
       base.l1 = *l1;
       return base;

@@ -63,39 +63,15 @@ struct Budgets {
   // layer's reservation, input and weights — and for its output slabs + weights + κ/λ
   // (DORY c7cca89 input_dim_constraint / output_weights_dim_constraint). 0: no cap.
   int64_t l3_in_cap = 0, l3_ow_cap = 0;
+  // Deeploy's own NE16 rules for its 3x3 layers' tiles (compiler/tiler/ne16_deeploy.h), applied
+  // by the NPU tiler (npu.cc) under flow deeploy.
+  bool ne16_deeploy_rules = false;
 };
-
-// Network-independent budgets of `policy` (dory-2021's per-layer L2 deduction for the next
-// layer's prefetched weights is applied by the policy itself). Throws std::invalid_argument
-// for an unknown policy.
-Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy);
-// The same with the schedule's L1 buffering (TilingContext::buffering): deeploy's coefficients
-// follow it; the other policies size their tiles their own way whatever the schedule does.
-Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy, int buffering);
-
-std::vector<std::string> policy_names();
-// The engine preference a policy runs with: `untiled` runs everything on the cluster (an empty
-// request becomes {"cluster"}; any other engine is std::invalid_argument); others keep `requested`.
-std::vector<std::string> policy_engines(const std::string& policy, const std::vector<std::string>& requested);
-// Throws std::invalid_argument naming the unknown policy and listing the known ones, and for
-// `tuned`, which has no tiler of its own (its tilings are the autotuner's plan).
-std::unique_ptr<TilingPolicy> make_policy(const std::string& name);
-// Whether the policy's deployment calls PULP-NN's pulp_nn_depthwise_3x3_s1 on the depthwise
-// tiles it computes (kernels/conv/cost_dw3x3_s1.h) instead of depthwise_generic: `tuned` does on
-// a PULP cluster (cluster.impl pulp_cluster; docs/timing.md "depthwise_3x3_s1"); DORY's and
-// Deeploy's templates call the generic kernel, and a RISC-V host has no PULP-NN.
-bool policy_calls_dw3x3_s1(const std::string& policy, const PlatformSpec& spec);
-
-// Tiles every layer node of g in order (Graph::layer_nodes), threading DORY's "input in L3"
-// coupling from one layer to the next. Result: one LayerTiling per layer node, same order.
-// `buffering`: TilingContext::buffering (0 auto, 1 single, 2 double).
-std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec,
-                                    const std::string& policy, int buffering = 0);
-// The same with a policy object (a plan's tilings, plan_policy.h).
-std::vector<LayerTiling> tile_graph(const Graph& g, const PlatformSpec& spec, const TilingPolicy& policy,
-                                    int buffering = 0);
 
 // TilingContext::buffering of a schedule option ("single" 1, "double" 2, anything else 0).
 int tiling_buffering(const std::string& schedule_buffering);
+
+// The flows (compiler/flows/flow.h) own the budgets, the tiler of each name and the whole-graph
+// driver tile_graph.
 
 }  // namespace edgesim

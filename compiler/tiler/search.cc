@@ -180,4 +180,11 @@ Budgets deeploy_policy_budgets(const PlatformSpec& spec) {
   return b;
 }
 
+Budgets deeploy_tiler_budgets(const PlatformSpec& spec, int buffering) {
+  Budgets b = deeploy_policy_budgets(spec);
+  b.layout_ops_in_l1 = true;   // the untiled runner keeps every op in L2 (flow untiled)
+  if (buffering == 1 || buffering == 2) b.db = buffering;
+  return b;
+}
+
 }  // namespace edgesim

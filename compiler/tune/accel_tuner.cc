@@ -1,4 +1,5 @@
 // tune_accel_layer (accel_tuner.h).
+#include "compiler/flows/flow.h"
 #include "compiler/tune/accel_tuner.h"
 
 #include <algorithm>

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/analytic_layer.h"
 #include "kernels/cost/cluster_cost.h"
@@ -44,11 +45,11 @@ using namespace tune_detail;
 int64_t analytic_cycles(const Graph& g, int node, const LayerTiling& t, const PlatformSpec& spec,
                         const AnalyticContext& ctx) {
   Env e;
-  e.deeploy = ctx.conventions == "deeploy" || t.policy.rfind("deeploy", 0) == 0;
-  e.every_tile = t.policy == "deeploy";   // as compiler/schedule/build_layer.cc
+  const Flow* f = find_flow(t.policy);
+  e.deeploy = ctx.conventions == "deeploy" || (f && f->analytic_deeploy_loop());
+  e.every_tile = f && f->reloads_every_tile();   // as compiler/schedule/build_layer.cc
   e.dw3x3_s1 = !e.deeploy && policy_calls_dw3x3_s1(t.policy, spec);   // as sim/cluster/cluster.cc
-  const auto names = policy_names();
-  const bool known = std::find(names.begin(), names.end(), t.policy) != names.end();
+  const bool known = f && f->selectable();
   const std::string policy = known ? t.policy : (e.deeploy ? "deeploy" : "dory");
   const Layer L = make_layer(g, node, t, spec, ctx, policy);
   e.workers = spec.cluster;

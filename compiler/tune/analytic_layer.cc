@@ -8,6 +8,7 @@
 
 #include "compiler/ir/layout_domain.h"
 #include "compiler/schedule/build_internal.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/analytic_layer.h"
 

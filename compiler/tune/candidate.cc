@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "compiler/tiler/internal.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/candidate.h"
 

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "compiler/tiler/internal.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/conv/cost_dw3x3_s1.h"
 

@@ -13,6 +13,7 @@
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/json.h"
 #include "compiler/tiler/internal.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/branch_order.h"
 #include "compiler/tune/candidate.h"
@@ -124,7 +125,7 @@ std::vector<std::string> describe(const Graph& g, const PlatformSpec& spec, cons
       kept.push_back(name);
     else if (r != ref.end() && r->second->l3.weights_in_l3 && !t.l3.tiled())
       whole.push_back(name);
-    if (t.policy == "tuned-deeploy") loops.push_back(name);
+    if (tuned_on_deeploy_loop(t)) loops.push_back(name);
     if (policy_calls_dw3x3_s1(t.policy, spec) && g.nodes.at(static_cast<size_t>(t.node)).engine == "cluster" &&
         runs_dw3x3_s1(geom, t.l1.whole || t.l1.w_out <= 0 ? geom.w_out : t.l1.w_out))
       dw_s1.push_back(name);
@@ -267,7 +268,7 @@ References reference_plans(const Graph& g0, const PlatformSpec& spec, NetworkEva
   if (ref.has_deeploy) {
     const PlatformSpec dspec = flow_platform(spec, "deeploy");
     Graph g1 = g0;
-    if (apply_ne16_pw_reshape(g1, spec, "deeploy") > 0) {
+    if (run_flow_graph_passes(g1, spec, "deeploy") > 0) {
       try {
         r.deeploy = net.evaluate(g1, {tile_graph(g1, dspec, "deeploy")}, dspec).at(0);
       } catch (const TilingError&) {

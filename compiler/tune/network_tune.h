@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/flows/flow.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/engine_tune.h"
 #include "compiler/tune/net_evaluator.h"

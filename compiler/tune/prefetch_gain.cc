@@ -1,4 +1,5 @@
 // PrefetchTimeline and prefetch_by_gain (prefetch_gain.h).
+#include "compiler/flows/flow.h"
 #include "compiler/tune/prefetch_gain.h"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ int64_t compute_of(const Graph& g, const PlatformSpec& spec, const LayerTiling& 
   w.l3.weights_in_l3 = false;
   w.net = {};
   AnalyticContext ctx;
-  ctx.conventions = t.policy == "tuned-deeploy" ? "deeploy" : "dory";
+  ctx.conventions = tuned_on_deeploy_loop(t) ? "deeploy" : "dory";
   try {
     w.l3.n_out = layer_geom(g, t.node).cout;
     return analytic_cycles(g, t.node, w, spec, ctx);

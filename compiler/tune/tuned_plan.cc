@@ -1,4 +1,5 @@
 // Policy `tuned`: the autotuner's network plan (tuned_plan.h).
+#include "compiler/flows/flow.h"
 #include "compiler/tune/tuned_plan.h"
 
 #include <cstdlib>

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/flows/flow.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/tiler/tiling.h"
 #include "compiler/tune/context.h"

@@ -6,6 +6,7 @@
 
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/internal.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/prefetch_plan.h"
 

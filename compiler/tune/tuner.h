@@ -44,7 +44,7 @@ struct TunedOption {
 struct LayerTuneResult {
   int node = -1;
   std::string name;
-  LayerTiling dory, deeploy, tuned;   // tuned.policy == "tuned"
+  LayerTiling dory, deeploy, tuned;   // tuned.policy: a tuned flow (compiler/flows/tuned.cc)
   bool has_dory = false, has_deeploy = false;
   int64_t dory_cycles = -1, deeploy_cycles = -1, tuned_cycles = -1;   // -1: infeasible
   std::string evaluator;              // who produced the cycles: "analytic" or the simulator's name

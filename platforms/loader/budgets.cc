@@ -32,42 +32,4 @@ DeeployBudgets deeploy_budgets(const PlatformSpec& s) {
   return b;
 }
 
-PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy) {
-  PlatformSpec s = spec;
-  // DORY's flows (every policy but Deeploy's) built without -flto: PULP-NN's requantisation
-  // helpers live in pulp_nn_utils.c, so every requantised output is a call.
-  const bool deeploy = policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy";
-  // The loops that hold the call (a matmul block's channel loop, the single leftover pixel's
-  // channel loop, the depthwise output loop) are then branch loops, not hardware loops.
-  if (!deeploy && s.budgets.dory.present && !s.budgets.dory.lto && s.cluster.cost.present) {
-    s.cluster.cost.c_rq += s.cluster.cost.c_rq_call;
-    s.cluster.cost.c_grp += s.cluster.cost.c_loop_call;
-    s.cluster.cost.c_dwpx += s.cluster.cost.c_loop_call;
-    s.cluster.cost.c_px1 += s.cluster.cost.c_loop_call;
-  }
-  // ... and generated with 64-bit batch-norm coefficients: PULP-NN's 64-bit requantisation
-  // helper (a 32 x 64-bit product, a 64-bit add and shift) and two more loads per κ/λ read.
-  if (!deeploy && s.budgets.dory.present && s.budgets.dory.bn_bits == 64 && s.cluster.cost.present) {
-    s.cluster.cost.c_rq += s.cluster.cost.c_rq64;
-    s.cluster.cost.c_kl += s.cluster.cost.c_kl64;
-    s.cluster.cost.c_kl_px2 += s.cluster.cost.c_kl64;  // the second pixel's re-read is 64-bit too
-  }
-  const KernelLibraryCostSpec& lib = spec.budgets.deeploy.cost;
-  if (policy != "deeploy" || !lib.present || !s.cluster.cost.present) return s;
-  ClusterCostSpec& c = s.cluster.cost;
-  c.c_il = lib.c_il;
-  c.c_rq = lib.c_rq;
-  c.c_kl = lib.c_kl;
-  c.c_kl_px2 = 0;  // the library's c_kl already counts κ/λ re-read for every output
-  c.c_cp = lib.c_cp;
-  c.c_dwrow = lib.c_dwrow;
-  c.c_dwpx = lib.c_dwpx;
-  c.c_dwtap4 = lib.c_dwtap4;
-  c.c_dwtap1 = lib.c_dwtap1;
-  c.c_dwcol = lib.c_dwcol;
-  c.c_layer = lib.c_layer;
-  c.c_layer_tr = lib.c_layer_tr;
-  return s;
-}
-
 }  // namespace edgesim

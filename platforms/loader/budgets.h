@@ -34,15 +34,7 @@ struct DeeployBudgets {
 DoryBudgets dory_budgets(const PlatformSpec& spec);
 DeeployBudgets deeploy_budgets(const PlatformSpec& spec);
 
-// The platform as a deployment flow sees it: under policy `deeploy`, the keys of
-// budgets.deeploy.cost (the cluster kernel library Deeploy links on this chip, e.g. GAP9's
-// prebuilt pulp-nn-mixed) replace those of cluster.cost. Under DORY's flows (every other
-// policy), budgets.dory.lto false (the application built without -flto) adds
-// cluster.cost.c_rq_call to c_rq: each requantised output is a call of PULP-NN's helper (and
-// c_loop_call to c_grp and c_dwpx: the loops around the call are branch loops), and
-// budgets.dory.bn_bits 64 adds c_rq64 to c_rq and c_kl64 to c_kl (64-bit κ/λ). Otherwise
-// `spec` is unchanged. Callers that pick a policy for a spec (run, validate, sweep) apply it
-// once, before tiling and timing.
-PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy);
+// Which flow applies which kernel-library patch (budgets.dory.lto, bn_bits, budgets.deeploy.cost)
+// is the flows' business: compiler/flows/kernel_library.h.
 
 }  // namespace edgesim

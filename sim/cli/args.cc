@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "compiler/budget/memory.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/units.h"
 #include "sim/cli/commands.h"

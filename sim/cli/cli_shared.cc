@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/util/printable.h"
 #include "sim/cli/commands.h"
@@ -18,7 +19,8 @@ namespace fs = std::filesystem;
 // policy's budget follows l1.size (dory: l1.size minus reserved space and stacks), so the user
 // learns which `--set l1.size=` would work. Empty when no such size can be stated.
 std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy, const TilingError& e) {
-  if (e.level() != "L1" || e.min_budget() <= 0 || policy != "dory" || !spec.budgets.dory.present) return "";
+  const Flow* f = find_flow(policy);
+  if (e.level() != "L1" || e.min_budget() <= 0 || !f || !f->l1_budget_follows_l1_size(spec)) return "";
   const int64_t overhead = spec.l1.size - policy_budgets(spec, policy).l1;
   return fmt::format(" (l1.size >= {} B on {})", e.min_budget() + overhead, spec.name);
 }

@@ -25,6 +25,7 @@
 #include "compiler/pipeline/compile.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/schedule/json.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/tiling_label.h"
 #include "kernels/interpreter/interpreter.h"
@@ -67,7 +68,8 @@ int64_t l2_bytes(const LayerGeom& g, const L3Tiling& t) {
 void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<LayerTiling>& tilings,
                  const std::string& policy, const EngineAssignment& engines, size_t width) {
   const int64_t budget = l1_budget(spec, policy);
-  const bool reported = policy == "dory-2021";
+  const Flow* flow = find_flow(policy);
+  const bool reported = flow && flow->reports_l1_per_layer();
   bool l3 = false, reasons = false;   // columns that would say nothing are left out
   for (const LayerTiling& t : tilings) {
     l3 = l3 || t.l3.tiled();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 #include "sim/workers/process_pool.h"

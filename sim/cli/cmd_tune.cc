@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ir/op_label.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tune/network_tune.h"
 #include "compiler/tune/context.h"
 #include "platforms/loader/loader.h"
@@ -43,7 +44,7 @@ std::string tile_label(const LayerTiling& t) {
   auto dim = [](int64_t v) { return v > 0 ? std::to_string(v) : std::string("*"); };
   std::string s = fmt::format("{}x{}x{} {}", dim(t.l1.n_out), dim(t.l1.h_out), dim(t.l1.w_out), t.l1.db >= 2 ? "db" : "sb");
   if (t.l3.tiled()) s += " L3";
-  if (t.policy == "tuned-deeploy") s += " dpl";   // Deeploy's loop (a fork per tile)
+  if (tuned_on_deeploy_loop(t)) s += " dpl";   // Deeploy's loop (a fork per tile)
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <variant>
 
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
 #include "kernels/cost/host_cost.h"
@@ -17,21 +18,23 @@ ClusterConventions conventions_for(const std::string& policy, const PlatformSpec
   ClusterConventions c;
   c.fork_per_layer = network_loop != "dory-2020";
   c.workers = p.cluster.n_cores;
+  const Flow* f = find_flow(policy);   // null: a hand-made tiling's label (all cores, DORY's loop)
   try {
     // The generated code's cores, at most the cluster's: DORY code generated for 8 cores runs
     // with fewer NUM_CORES unchanged (budgets.dory.n_cores > cluster.n_cores, docs/platforms.md).
-    c.workers = std::min<int64_t>(policy_budgets(p, policy).nc, p.cluster.n_cores);
+    if (f) c.workers = std::min<int64_t>(f->budgets(p).nc, p.cluster.n_cores);
   } catch (const std::exception&) {
-    // a schedule with an unknown policy name: all cores
+    // a platform without the flow's budgets: all cores
   }
-  if (policy.rfind("deeploy", 0) == 0 || policy == "tuned-deeploy" || policy == "untiled") {
+  const RuntimeConventions rc = f ? f->conventions(p) : RuntimeConventions{};
+  if (rc.deeploy_loop) {
     c.deeploy_kernels = true;
     c.fork_per_tile = true;
     c.extra_barriers = 0;
     c.single_core_issue = true;
   } else {
     c.single_core_issue = p.budgets.dory.present && p.budgets.dory.single_core_dma;
-    c.dw3x3_s1 = policy_calls_dw3x3_s1(policy, p);
+    c.dw3x3_s1 = rc.dw3x3_s1;
   }
   return c;
 }

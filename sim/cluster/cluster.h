@@ -44,8 +44,8 @@ struct ClusterConventions {
                                   // (network loop "dory-2020") runs the whole network in one
                                   // fork and separates the layers by a barrier instead
 };
-// By policy name: "deeploy*" and "tuned-deeploy" follow Deeploy's loop, everything else DORY's;
-// network_loop: the schedule's (Schedule::network_loop).
+// The conventions of the flow the tiling names (compiler/flows/flow.h RuntimeConventions; a name
+// no flow has: DORY's loop on all cores); network_loop: the schedule's (Schedule::network_loop).
 ClusterConventions conventions_for(const std::string& policy, const PlatformSpec& p,
                                    const std::string& network_loop = "");
 

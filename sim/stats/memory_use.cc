@@ -1,6 +1,7 @@
 // memory_use (memory_use.h).
 #include "sim/stats/memory_use.h"
 
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 
 namespace edgesim {

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "compiler/flows/flow.h"
 #include "platforms/loader/units.h"
 
 namespace edgesim::sweep {
@@ -61,7 +62,7 @@ std::vector<std::vector<size_t>> tuned_points_below(const SweepSpec& s) {
   for (size_t i = 0; i < n; ++i) index_of[identity(outer_of(s, i), point_at(s, i).values)] = i;
   for (size_t i = 0; i < n; ++i) {
     const PointRef p = point_at(s, i);
-    if (p.policy != "tuned") continue;
+    if (const Flow* f = find_flow(p.policy); !f || !f->plans_network()) continue;
     for (size_t a : memory) {
       const int64_t mine = parse_size(p.values[a]);
       const std::string* next = nullptr;   // the largest value of the axis below mine

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "compiler/flows/flow.h"
 #include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
 #include "compiler/pipeline/compile.h"
@@ -212,7 +213,7 @@ PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const Po
   try {
     const CompiledNetwork n = compile_network(net.graph, std::move(spec), c);
     r = simulate_point(std::move(r), n);
-    if (p.policy == "tuned") r.plan = plan_to_json(n.node_order, n.graph, n.library, n.tilings);
+    if (const Flow* f = find_flow(p.policy); f && f->plans_network()) r.plan = plan_to_json(n.node_order, n.graph, n.library, n.tilings);
     return r;
   } catch (const std::exception& e) {
     r.layers.clear();

@@ -8,6 +8,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/pipeline/compile.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tiler/plan_policy.h"

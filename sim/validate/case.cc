@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/yaml_tree.h"
 #include "sim/validate/validate.h"

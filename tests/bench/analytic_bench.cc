@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "compiler/frontend/import.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/analytic.h"
 #include "compiler/tune/candidate.h"

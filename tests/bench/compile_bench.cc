@@ -21,6 +21,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/functional.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 

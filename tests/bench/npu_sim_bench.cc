@@ -16,6 +16,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 #include "sim/exec/executor.h"

@@ -21,6 +21,7 @@ extern "C" int sc_main(int, char**) { return 0; }   // libsystemc.so defines mai
 #include <fmt/format.h>
 
 #include "compiler/frontend/import.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/tune/network_tune.h"

@@ -4,6 +4,7 @@
 
 #include "compiler/budget/memory.h"
 #include "compiler/frontend/import.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 #include "support/paths.h"

@@ -16,6 +16,7 @@
 #include "compiler/frontend/import.h"
 #include "compiler/golden/golden.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"

@@ -13,6 +13,7 @@
 
 #include "codegen/program_harness.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "e2e/e2e_nets.h"
 #include "support/temp_dir.h"

@@ -25,6 +25,7 @@
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/functional.h"
 #include "compiler/schedule/json.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"

@@ -16,6 +16,7 @@
 #include "compiler/golden/golden.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/cache.h"
 #include "sim/tune/sim_evaluator.h"

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "compiler/flows/flow.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/passes/ne16_pw_reshape.h"
 #include "compiler/schedule/build.h"
@@ -56,7 +57,7 @@ int64_t run_cycles(const Graph& g, const PlatformSpec& spec, const NetPlan& plan
 int64_t policy_cycles(const Graph& g0, const PlatformSpec& platform, const std::string& policy) {
   const PlatformSpec spec = flow_platform(platform, policy);
   Graph g = g0;
-  apply_ne16_pw_reshape(g, platform, policy);
+  run_flow_graph_passes(g, platform, policy);
   try {
     return run_cycles(g, spec, test::tile_for(g, spec, policy));
   } catch (const TilingError&) {

@@ -1,6 +1,6 @@
 // The include graph keeps one direction (docs/architecture.md "Dependency rule"):
 // platforms <- kernels <- compiler <- sim <- sim/cli, and inside compiler/
-// ir, io <- frontend, passes <- golden <- tiler <- budget <- schedule <- tune <- pipeline <- codegen. A project header included from a lower layer, or SystemC / TLM included
+// ir, io <- frontend, passes <- golden <- tiler <- flows <- budget <- schedule <- tune <- pipeline <- codegen. A project header included from a lower layer, or SystemC / TLM included
 // outside sim/, fails here and names the file and line.
 #include <filesystem>
 #include <fstream>
@@ -33,11 +33,11 @@ int layer(const std::string& rel) {
 int compiler_layer(const std::string& rel) {
   if (rel.rfind("compiler/", 0) != 0) return -1;
   static const std::vector<std::pair<std::string, int>> ranks = {
-      {"ir/", 0},     {"io/", 0},        {"frontend/", 1}, {"passes/", 1}, {"golden/", 2},   {"tiler/", 3},
-      {"budget/", 4}, {"schedule/", 5},  {"tune/", 6},     {"pipeline/", 7}, {"codegen/", 8}};
+      {"ir/", 0},     {"io/", 0},       {"frontend/", 1}, {"passes/", 1},   {"golden/", 2},  {"tiler/", 3},
+      {"flows/", 4},  {"budget/", 5},   {"schedule/", 6}, {"tune/", 7},     {"pipeline/", 8}, {"codegen/", 9}};
   for (const auto& [folder, rank] : ranks)
     if (rel.compare(9, folder.size(), folder) == 0) return rank;
-  return 9;   // a new folder: rank it here
+  return 10;   // a new folder: rank it here
 }
 
 std::string compiler_folder(const std::string& rel) {

@@ -8,6 +8,7 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/passes/io_layout.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/dma/cost.h"
 #include "kernels/interpreter/interpreter.h"

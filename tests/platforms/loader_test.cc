@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "compiler/flows/flow.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"
 #include "platforms/temp_dir.h"

@@ -7,6 +7,7 @@
 
 #include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "platforms/loader/loader.h"

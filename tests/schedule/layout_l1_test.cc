@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 #include "schedule/check_exact.h"

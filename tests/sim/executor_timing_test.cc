@@ -12,6 +12,7 @@
 
 #include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/cost/cluster_cost.h"
 #include "kernels/dma/cost.h"

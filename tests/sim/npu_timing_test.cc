@@ -7,6 +7,7 @@
 #include "compiler/golden/golden.h"
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "kernels/dma/cost.h"

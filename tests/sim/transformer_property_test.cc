@@ -16,6 +16,7 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/functional.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "kernels/interpreter/interpreter.h"
 #include "kernels/reference.h"

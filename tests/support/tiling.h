@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/tiler/plan_policy.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/network_tune.h"

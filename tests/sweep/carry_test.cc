@@ -5,6 +5,7 @@
 
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/json.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 #include "sim/sweep/carry.h"

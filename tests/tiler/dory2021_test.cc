@@ -3,6 +3,7 @@
 // (32 units per element bit, im2col 256 per byte). 8-bit, n_c = 2, cb = 32, no bias, NC = 8.
 #include <catch2/catch.hpp>
 
+#include "compiler/flows/flow.h"
 #include "compiler/frontend/import.h"
 #include "platforms/loader/loader.h"
 #include "support/paths.h"

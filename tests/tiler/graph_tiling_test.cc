@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "compiler/flows/flow.h"
 #include "compiler/frontend/import.h"
 #include "platforms/loader/budgets.h"
 #include "platforms/loader/loader.h"

@@ -9,6 +9,7 @@
 
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/tiling.h"
 #include "passes/npu_graphs.h"

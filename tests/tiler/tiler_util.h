@@ -2,6 +2,7 @@
 // (no stacks, no reserved space), so the budgets in the hand derivations are exactly l1.size
 // and l2.size.
 #pragma once
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tiler/tiling.h"
 #include "platforms/loader/spec.h"

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/analytic.h"
 #include "compiler/tune/candidate.h"

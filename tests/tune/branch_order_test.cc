@@ -12,6 +12,7 @@
 
 #include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/branch_order.h"
 #include "kernels/interpreter/interpreter.h"

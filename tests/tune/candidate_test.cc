@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "compiler/schedule/build.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/candidate.h"
 #include "platforms/loader/loader.h"

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "compiler/flows/flow.h"
 #include "compiler/frontend/import.h"
 #include "compiler/schedule/build.h"
 #include "compiler/schedule/json.h"

@@ -14,6 +14,7 @@
 #include "compiler/passes/assign_engine.h"
 #include "compiler/schedule/build.h"
 #include "compiler/tiler/internal.h"
+#include "compiler/flows/flow.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/cache.h"
 #include "compiler/tune/network_tune.h"

@@ -1,0 +1,81 @@
+// The registry of deployment flows (flow.h): one line per flow, in --policy order. A new flow is
+// a file with its factory (registry.h) and one line here (docs/extending.md "A flow").
+#include "compiler/flows/registry.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "compiler/flows/kernel_library.h"
+#include "compiler/passes/ne16_pw_reshape.h"
+
+namespace edgesim {
+namespace {
+
+const std::vector<std::unique_ptr<Flow>>& flows() {
+  static const std::vector<std::unique_ptr<Flow>> all = [] {
+    std::vector<std::unique_ptr<Flow>> v;
+    v.push_back(make_dory_flow());
+    v.push_back(make_dory2021_flow());
+    v.push_back(make_deeploy_flow());
+    v.push_back(make_tuned_flow());
+    v.push_back(make_untiled_flow());
+    v.push_back(make_tuned_deeploy_flow());
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace
+
+const Flow* find_flow(const std::string& name) {
+  for (const auto& f : flows())
+    if (f->name() == name) return f.get();
+  return nullptr;
+}
+
+std::vector<std::string> policy_names() {
+  std::vector<std::string> names;
+  for (const auto& f : flows())
+    if (f->selectable()) names.push_back(f->name());
+  return names;
+}
+
+const Flow& flow_named(const std::string& name) {
+  if (const Flow* f = find_flow(name)) return *f;
+  throw std::invalid_argument(fmt::format("unknown tiling policy '{}' (known: {})", name, fmt::join(policy_names(), ", ")));
+}
+
+Budgets policy_budgets(const PlatformSpec& spec, const std::string& policy, int buffering) {
+  return flow_named(policy).budgets(spec, buffering);
+}
+
+std::vector<std::string> policy_engines(const std::string& policy, const std::vector<std::string>& requested) {
+  const Flow* f = find_flow(policy);
+  return f ? f->engines(requested) : requested;
+}
+
+std::unique_ptr<TilingPolicy> make_policy(const std::string& name) { return flow_named(name).tiler(); }
+
+bool policy_calls_dw3x3_s1(const std::string& policy, const PlatformSpec& spec) {
+  const Flow* f = find_flow(policy);
+  return f && f->conventions(spec).dw3x3_s1;
+}
+
+PlatformSpec flow_platform(const PlatformSpec& spec, const std::string& policy) {
+  const Flow* f = find_flow(policy);
+  return f ? f->kernel_platform(spec) : dory_kernel_library(spec);
+}
+
+bool tuned_on_deeploy_loop(const LayerTiling& t) {
+  const Flow* f = find_flow(t.policy);
+  return f && f->tuned_layer() && f->network_loop() == "deeploy";
+}
+
+int run_flow_graph_passes(Graph& g, const PlatformSpec& spec, const std::string& policy, EngineAssignment* ea) {
+  const Flow* f = find_flow(policy);
+  if (!f || !f->reshapes_ne16_pointwise() || !spec.npu.present || spec.npu.impl != "ne16") return 0;
+  return apply_ne16_pw_reshape(g, ea);
+}
+
+}  // namespace edgesim
