@@ -2,9 +2,9 @@
 // (compiler/schedule/schedule.h) for a platform, then allocates every buffer (planner.h).
 //   single buffering: fully serial per tile (load, compute, store), as DORY's GAP8 board target
 //   double buffering: load tile i+1 ‖ compute i ‖ store i−1; weights re-fetched only when the
-//                     Cout tile changes (TIMING_MODELS.md §8.2)
+//                     Cout tile changes (docs/schedule.md §4.2)
 //   L3 slabs: layers whose L3Tiling is tiled stream input/output rows or weight Cout tiles
-//             between L3 and L2 around the L2->L1 loop (§8.4)
+//             between L3 and L2 around the L2->L1 loop (docs/schedule.md §4.3)
 // Non-layer nodes (reshape, concat, pad, requant, clip, transpose, quantize, dequantize) become
 // one whole-tensor Compute in L2.
 #pragma once
@@ -26,7 +26,7 @@ struct ScheduleOptions {
   // "auto": constants in L2 unless they overflow it (then all in L3); "l3": all in L3 from the
   // start when the platform has one (the autotuner mirrors a network's placement on one layer)
   std::string constants = "auto";
-  // The network loop around the layers when constants live in L3 (TIMING_MODELS.md §8.5):
+  // The network loop around the layers when constants live in L3 (docs/schedule.md §4.6):
   // "dory"      each layer's constants are copied L3 -> L2 with a blocking read before it
   //             (DORY's current network.c);
   // "dory-2020" the paper-era loop: layer i+1's constants are read asynchronously while layer i

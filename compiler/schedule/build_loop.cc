@@ -1,4 +1,4 @@
-// The network loop around the layers (TIMING_MODELS.md §8.5, docs/schedule.md "Network loop"):
+// The network loop around the layers (docs/schedule.md §4.6 "Network loop"):
 // how the weights of a layer homed in L3 reach L2 when the layer itself does not stream them
 // (its L3 tiling does not split Cout). The loop copies them whole, L3 -> L2, into a buffer of
 // their own; the layer then reads them there like any L2 operand.

@@ -1,14 +1,14 @@
-// MVU steps (BARVINN, TIMING_MODELS.md §6): a conv assigned to the MVU array runs as one Compute
-// per MVU, each computing a contiguous range of output rows with the whole (replicated) weights,
-// as BARVINN's own example code splits a layer. The commands read and write the home buffers in
-// L2 in place (the staging buffer that feeds the MVUs over the crossbar); they have no
+// MVU steps (BARVINN, docs/npu.md "The MVU array"): a conv assigned to the MVU array runs as one
+// Compute per MVU, each computing a contiguous range of output rows with the whole (replicated)
+// weights, as BARVINN's own example code splits a layer. The commands read and write the home
+// buffers in L2 in place (the staging buffer that feeds the MVUs over the crossbar); they have no
 // dependencies on each other, so the MVUs run in parallel.
 //
-// Capacities per MVU are checked here (TIMING_MODELS §6): weights fC·iC·Fh·Fw·w ≤ the weight
-// RAM's words (mvu.w_ram_size / (mvu.w_ram_word_bits/8), 512 on barvinn.yaml); the input rows of
-// the MVU's slice plus its outputs, H·W·iC·a + Ho·Wo·fC·oprec bits, ≤ the activation RAM's 64-bit
-// words (l1.size / l1.bank_width_bytes, 32768). iC, fC: channel blocks of mvu.n (64); a, w, oprec:
-// storage bits of input, weights, output. A violation is a TilingError naming the layer.
+// Capacities per MVU are checked here (docs/npu.md "The MVU array"): weights fC·iC·Fh·Fw·w ≤ the
+// weight RAM's words (mvu.w_ram_size / (mvu.w_ram_word_bits/8), 512 on barvinn.yaml); the input
+// rows of the MVU's slice plus its outputs, H·W·iC·a + Ho·Wo·fC·oprec bits, ≤ the activation RAM's
+// 64-bit words (l1.size / l1.bank_width_bytes, 32768). iC, fC: channel blocks of mvu.n (64); a, w,
+// oprec: storage bits of input, weights, output. A violation is a TilingError naming the layer.
 #include <algorithm>
 
 #include <fmt/format.h>

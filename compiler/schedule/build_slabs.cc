@@ -1,4 +1,4 @@
-// L3 slab planning (docs/schedule.md §4.3, TIMING_MODELS.md §8.4): an operand of a layer whose
+// L3 slab planning (docs/schedule.md §4.3): an operand of a layer whose
 // home is in L3 is staged through one or two L2 slab buffers. For each L2 slab of the layer the
 // operand needs the bounding box of what the slab's L1 tiles read (input rows with their halo,
 // a weight Cout range) or write (output rows); an input slab is (re)loaded only when that box

@@ -16,8 +16,8 @@
 //
 // Single buffering (t.l1.db == 1: every command depends on the previous one) is the sum of all
 // jobs — exact (tests/tune/analytic_test.cc checks equality with the simulator). Double
-// buffering (TIMING_MODELS §8.2: load(i+1) ‖ compute(i) ‖ store(i−1)) is a closed form over
-// pairs of consecutive tiles, counted per pair of classes:
+// buffering (docs/tune.md "Analytic cost": load(i+1) ‖ compute(i) ‖ store(i−1)) is a closed form
+// over pairs of consecutive tiles, counted per pair of classes:
 //   P(a → b) = max(K_a + issue(store_a) + issue(load_b), transfer(load_b), issue + transfer(store_a))
 //   T = fork + prologue + Σ P(i → i+1) + K_last + store_last + Σ_{Cout changes} extra + L3 copies
 // (prologue: tile 0's loads, tile 1's input when constant copies chain; Cout change: the w and

@@ -1,7 +1,7 @@
 // Analytic cost of one layer step under a candidate tiling: the same cost functions the
 // simulator charges (kernels/*/cost_cluster, kernels/dma/cost.h) combined by closed-form
 // pipeline formulas instead of a SystemC replay (docs/simulator.md "Replaying a schedule";
-// TIMING_MODELS.md §8.1 single-buffered: the sum of every job; §8.2 double-buffered: load(i+1)
+// docs/tune.md "Analytic cost": single-buffered, the sum of every job; double-buffered, load(i+1)
 // ‖ compute(i) ‖ store(i−1)). Cheap enough to rank every candidate (target ≥ 100,000 per
 // second per core); exactness is not required, only the ranking (the tuner reports Kendall's
 // tau between analytic and simulated cycles).

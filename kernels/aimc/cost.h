@@ -1,7 +1,7 @@
 // Cost of one job of DIANA's analog in-memory core (aimc.impl diana_aimc): one L1 tile of a
 // ternary-weight convolution, weight-stationary in a rows × cols (1152 × 512) array of ternary
-// cells [17]. Structural model of TIMING_MODELS.md §7, **uncalibrated** (t_mvm has no public
-// figure):
+// cells [17]. Structural model of docs/diana.md "Analog core (AIMC)", **uncalibrated** (t_mvm has
+// no public figure):
 //   unroll   output columns computed per array pass, DORY-Diana's `ox_unroll` [71] (Diana_SoC
 //            conv template): u = 1, doubled at most twice while u·2·K ≤ cols and the unrolled
 //            receptive field C·FY·(FX + (2u − 1)·S) ≤ rows (the template assumes S = 1)

@@ -1,4 +1,5 @@
-// Cluster convolution cost models (TIMING_MODELS.md §2.4–§2.6): instruction counts of the
+// Cluster convolution cost models (docs/timing.md `conv_Ho_parallel`, `pointwise_HoWo_parallel`,
+// `depthwise_generic`): instruction counts of the
 // PULP-NN loop nests (pulp-platform/pulp-nn @ 288d06b, pulp_nn_conv_Ho_parallel.c,
 // pulp_nn_pointwise_HoWo_parallel.c, pulp_nn_depthwise_generic.c) with the constants of
 // cluster.cost.* and the MM42 / PX1 blocks of matmul42.h.

@@ -1,5 +1,5 @@
 // Cluster (8-core PULP) cost models of the three PULP-NN convolution kernels DORY selects
-// (TIMING_MODELS.md §2.4–§2.6, docs/timing.md "Cluster kernel cost models"):
+// (docs/timing.md "Cluster kernel cost models", one section per kernel):
 //   conv_Ho_parallel         im2col + MM42, output rows split over cores   (k > 1×1 or stride > 1)
 //   pointwise_HoWo_parallel  MM42 straight from the HWC input, rows or pixel pairs split
 //   depthwise_generic        column buffer per channel, channels split over cores

@@ -1,5 +1,5 @@
 // The PULP-NN MatMul blocks every cluster conv / matmul cost model is built from
-// (TIMING_MODELS.md §2.3, after pulp_nn_matmul.c of pulp-platform/pulp-nn @ 288d06b):
+// (docs/timing.md "MatMul blocks", after pulp_nn_matmul.c of pulp-platform/pulp-nn @ 288d06b):
 //
 //   MM42(K, Cout): 2 pixels × all Cout output channels over a reduction of length K.
 //     The 4×2 inner loop (4 channels × 2 pixels × 4 reduction elements = 32 MACs) costs c_il;

@@ -3,7 +3,7 @@
 // hidden state, no SystemC, so the simulator and the analytic evaluator of the autotuner use the
 // very same numbers. One cost file per op family and engine, beside the reference kernel
 // (kernels/<family>/cost_cluster.{h,cc}); each names the loop nest it models and its
-// calibration point (TIMING_MODELS.md §2).
+// calibration point (docs/timing.md "Calibration").
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,12 +1,13 @@
-// Shared pieces of the cluster kernel cost models (TIMING_MODELS.md §2): the static work split
-// of PULP-NN kernels over the cluster's cores, the check that the platform has cost constants,
-// and the assembly of a KernelCost from the per-core work of one kernel call.
+// Shared pieces of the cluster kernel cost models (docs/timing.md "Cluster kernel cost models"):
+// the static work split of PULP-NN kernels over the cluster's cores, the check that the platform
+// has cost constants, and the assembly of a KernelCost from the per-core work of one kernel call.
 //
-// Split rule (TIMING_MODELS "Notation"): chunk(n) = ⌈n/NC⌉ and core c gets
+// Split rule (docs/timing.md "Inputs and result"): chunk(n) = ⌈n/NC⌉ and core c gets
 // max(0, min(chunk, n − c·chunk)) items, so trailing cores may be idle (Hout = 10 on 8 cores:
 // 5 cores with 2 rows, 3 idle). A KernelCost covers `calls` identical kernel calls (batch images,
 // conv groups, Gemm batch matrices); each call ends with the cluster barrier t_bar, which is the
-// only fixed per-call overhead (the team fork t_fork is charged by the schedule, §8).
+// only fixed per-call overhead (the team fork t_fork is charged by the schedule, docs/simulator.md
+// "Replaying a schedule").
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Dispatch from a node's params to its family's cluster cost model (TIMING_MODELS.md §2,
-// docs/timing.md "Cluster kernel cost models"):
+// Dispatch from a node's params to its family's cluster cost model (docs/timing.md "Cluster
+// kernel cost models"):
 //   Conv -> conv_Ho_parallel | pointwise_HoWo_parallel | depthwise_generic  (kernels/conv)
 //           tuned flow: depthwise_3x3_s1 where it applies                   (conv/cost_dw3x3_s1)
 //   Gemm -> linear (M == 1) | matmul (M > 1)                                (kernels/gemm)
@@ -46,9 +46,9 @@ namespace {
 
 constexpr int64_t kCopyCyclesPerByte = 2;
 // Share of a PULP-NN kernel's cycles that are loads or stores when it is not modelled access by
-// access: 6 of the 14 instructions of the 4x2 MatMul inner loop are loads (TIMING_MODELS.md §2.2,
-// the same share the TCDM conflict model uses); element-wise loops (add, copies) access memory in
-// about half of their instructions (ASSUMPTION (asm)).
+// access: 6 of the 14 instructions of the 4x2 MatMul inner loop are loads (docs/timing.md "The
+// instruction count", `c_il`; the same share the TCDM conflict model uses); element-wise loops
+// (add, copies) access memory in about half of their instructions (ASSUMPTION (asm)).
 constexpr double kMatmulMemShare = 6.0 / 14.0;
 constexpr double kEltwiseMemShare = 0.5;
 

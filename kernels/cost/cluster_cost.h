@@ -3,7 +3,7 @@
 // Conv / Pool views are rank 4 [N, C, H, W]; Gemm keeps the operands' ranks; rows layers are the
 // 2-D [rows, last axis] view.
 // Ops without a structural model (reshape, pad, clip, quantize, ...) use the generic element-wise
-// model of TIMING_MODELS.md §2.7: ceil(elements / n_cores) · c_op + t_bar.
+// model of docs/timing.md "Element-wise and pooling": ceil(elements / n_cores) · c_op + t_bar.
 #pragma once
 #include <vector>
 

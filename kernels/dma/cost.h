@@ -1,7 +1,9 @@
-// Pure timing functions of the data movers (TIMING_MODELS.md §3, §4), shared by the SystemC DMA
-// components (sim/dma) and the analytic evaluator: cycles = f(command geometry, DmaTiming).
+// Pure timing functions of the data movers (docs/timing.md "DMA and L3 timing"), shared by the
+// SystemC DMA components (sim/dma) and the analytic evaluator: cycles = f(command geometry,
+// DmaTiming).
 // All results are in cluster cycles. Negative sizes (and an L3 copy on a platform without L3)
-// throw std::invalid_argument; a copy of zero bytes costs 0. docs/timing_dma.md has the formulas.
+// throw std::invalid_argument; a copy of zero bytes costs 0. docs/timing.md "DMA and L3 timing" has
+// the formulas.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -20,7 +22,7 @@ struct DmaTiming {
   bool ext_latency = false;          // fidelity.dma_ext_latency (realistic): charge lambda
   int64_t l2_latency = 0;            // lambda = cluster.dma.l2_latency
   double l2_bw = 0;                  // bytes/cycle cap of L2 (fidelity.l2_bw_cap), 0 = none
-  // core-side issue and wait (TIMING_MODELS §3.1)
+  // core-side issue and wait (docs/timing.md "One MCHAN command", issue cost)
   int64_t id_cycles = 2, reg_cycles = 2, sw_cycles = 10, words_1d = 3, words_2d = 5;
   int64_t wake_cycles = 5;
   int64_t n_cores = 8;
@@ -34,11 +36,12 @@ DmaTiming dma_timing(const PlatformSpec& p);
 // address `tcdm_addr` (alignment decides the word slots of each burst).
 int64_t mchan_in_cycles(const DmaTiming& t, int64_t lines, int64_t line_bytes, int64_t tcdm_addr);   // L2 -> L1
 int64_t mchan_out_cycles(const DmaTiming& t, int64_t lines, int64_t line_bytes, int64_t tcdm_addr);  // L1 -> L2
-// Core-side cost of programming one command (T_issue of §3.1).
+// Core-side cost of programming one command (T_issue, docs/timing.md "One MCHAN command").
 int64_t mchan_issue_cycles(const DmaTiming& t, bool two_d);
 
 // How DORY's dory_dma.c issues one schedule copy of count[0]·count[1] rows of count[2] bytes
-// (TIMING_MODELS §3.4 rules 1-4): the list of MCHAN commands and the core issuing each.
+// (docs/timing.md "How DORY issues a schedule copy", rules 1-4): the list of MCHAN commands and
+// the core issuing each.
 struct MchanCommand {
   int64_t lines = 1;
   int64_t line_bytes = 0;
@@ -67,7 +70,7 @@ struct CopyCost {
 CopyCost dory_copy_cost(const DmaTiming& t, const int64_t count[3], int64_t tcdm_addr, bool to_l1,
                         bool depthwise_gather, int64_t gather_channels = 0);
 
-// L3 (uDMA + HyperRAM, or a DDR-like memory) per TIMING_MODELS §4.
+// L3 (uDMA + HyperRAM, or a DDR-like memory) per docs/timing.md "L3 (uDMA + HyperRAM, or DDR)".
 struct L3Timing {
   bool present = false;
   bool hyperram = true;              // l3.impl == hyperram_udma; else ddr

@@ -1,6 +1,7 @@
-// DORY's L2↔L1 command structure (TIMING_MODELS.md §3.4, DORY dory_dma.c) for one schedule copy
-// of count[0]·count[1] rows of count[2] contiguous bytes (docs/schedule.md §4.2 "DMA shapes"),
-// and the copy's totals on the DMA engine and on the issuing cores.
+// DORY's L2↔L1 command structure (docs/timing.md "How DORY issues a schedule copy", [12]
+// dory_dma.c) for one schedule copy of count[0]·count[1] rows of count[2] contiguous bytes
+// (docs/schedule.md §4.2 "DMA shapes"), and the copy's totals on the DMA engine and on the issuing
+// cores.
 // Rules: {1,1,n} → one 1-D command by core 0 (rule 1); {1,L,ℓ} → one 2-D command of L lines by
 // core 0 (rule 2); {R,L,ℓ} with R > 1 → one 2-D command per row, rows split chunk(R) =
 // ⌈R/n_cores⌉ per core, core c taking rows [c·chunk, (c+1)·chunk) (rule 3); a depthwise gather

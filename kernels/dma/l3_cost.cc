@@ -1,4 +1,5 @@
-// L3 ↔ L2 copies (TIMING_MODELS.md §4): uDMA + HyperRAM, or a simple DDR-like memory.
+// L3 ↔ L2 copies (docs/timing.md "L3 (uDMA + HyperRAM, or DDR)"): uDMA + HyperRAM, or a simple
+// DDR-like memory.
 // Timing: a copy of L lines of n bytes is L 1-D uDMA sub-transfers, each paying its set-up.
 //   hyperram, gvsoc (GVSoC udma_hyper_v3):  per line 1 + t_lat·2^add + cmd_bytes + n·max(1, clkdiv)
 //     peripheral cycles; cluster cycles = ⌈Σ · f_cluster/f_periph⌉ + sw_cycles (once per copy).

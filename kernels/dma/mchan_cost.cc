@@ -1,6 +1,6 @@
-// MCHAN-like cluster DMA: transfer time of one command (TIMING_MODELS.md §3.2 gvsoc, §3.3
-// realistic) and its core-side issue cost (§3.1), plus the resolution of DmaTiming from a
-// PlatformSpec.
+// MCHAN-like cluster DMA: transfer time of one command (docs/timing.md "One MCHAN command",
+// gvsoc and realistic) and its core-side issue cost (its "Issue cost"), plus the resolution of
+// DmaTiming from a PlatformSpec.
 // Timing: a command is `lines` lines of `line_bytes`; each line is cut into bursts of at most
 // burst_bytes from its own start (bursts never cross lines). The TCDM side is dense, so line k
 // lands at tcdm_addr + k·line_bytes and burst b at a_b occupies w_b = ⌈((a_b mod W) + ℓ_b)/W⌉
@@ -14,7 +14,8 @@
 // full burst has the same offset when burst_bytes is a multiple of W (otherwise a loop over
 // the bursts of one line, still independent of the number of lines).
 // Parameters: platform.cluster.dma.*, l1.bank_width_bytes, fidelity.*, budgets.dory.*
-// Not modelled: TCDM port conflicts with cores (§3.3), queue back-pressure (the caller's job).
+// Not modelled: TCDM port conflicts with cores (realistic mode, docs/timing.md "Not modelled
+// here"), queue back-pressure (the caller's job).
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -1,5 +1,5 @@
-// Cluster (8-core PULP) cost models of element-wise tiles (TIMING_MODELS.md §2.7 last paragraph,
-// docs/timing.md "Cluster kernel cost models"). Kernels without a structural model in the sources
+// Cluster (8-core PULP) cost models of element-wise tiles (docs/timing.md "Element-wise and
+// pooling"). Kernels without a structural model in the sources
 // — residual add, standalone requant, clip, layout copies — cost
 //     T = ⌈elements / NC⌉ · c_op + t_bar
 // with the elements split in chunks of ⌈elements/NC⌉ over the cores (trailing cores may idle)

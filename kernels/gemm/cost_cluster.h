@@ -1,5 +1,5 @@
-// Cluster (8-core PULP) cost model of Gemm / MatMul tiles (TIMING_MODELS.md §2.7, docs/timing.md
-// "Cluster kernel cost models").
+// Cluster (8-core PULP) cost model of Gemm / MatMul tiles (docs/timing.md "Cluster kernel cost
+// models", "`linear` and `matmul`").
 //   M == 1  "linear"  pulp_nn_linear: output neurons split ⌈N/NC⌉ over cores, computed two at a
 //                     time (one input word, two weight words, two sdotp: c_il12 per 4 elements
 //                     or leftover element, [32]/[26] pulp_nn_linear.c), an odd last neuron alone

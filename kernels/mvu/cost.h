@@ -1,7 +1,7 @@
 // Cost model of one BARVINN-like MVU (Matrix-Vector Unit) running a convolution layer or a GEMV,
-// TIMING_MODELS.md §6, sources [14]-[16] there (MVU_Code_Gen's job parameters and countdown,
-// the MVU controller RTL, BARVINN's docs and paper). Pure functions of the layer geometry and
-// the platform's mvu.* / ctrl.* keys.
+// docs/timing.md "MVU (BARVINN) countdown model", from [35] (MVU_Code_Gen's job parameters and
+// countdown), [21] (the MVU controller RTL), [22] and [20] (BARVINN's docs and paper). Pure
+// functions of the layer geometry and the platform's mvu.* / ctrl.* keys.
 //
 // One MVU job computes one output row: every window position of the row, every 64-channel block
 // of output channels, direct convolution (no im2col), bit-serial over a·w activation × weight bit

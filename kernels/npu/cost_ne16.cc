@@ -1,4 +1,4 @@
-// NE16 analytic cost (TIMING_MODELS.md §5.2). With the GAP9 constants the terms are
+// NE16 analytic cost (docs/npu.md "NE16"). With the GAP9 constants the terms are
 //   load = 1×1: 10 + 3·3·⌈16·8/256⌉ = 19;  3×3, dw: 6 + 5·5·⌈16·8/256⌉ = 31
 //   woffs(k) = dw: 6 + k, else 6;  mv(k) = 1×1: 6 + k, else 6 + 8·k;  upd = 2
 //   nq(k) = [shift]·⌈32/4⌉ + 9 + ⌈k·(q/8)/4⌉ + [bias]·(8 + ⌈k/8⌉);  so = 3 + 3·3·⌈32·8/256⌉ + 1

@@ -1,4 +1,4 @@
-// NE16 (GAP9 NPU) job cost: DORY's analytic Ne16PerfModel (TIMING_MODELS.md §5.2, [12]
+// NE16 (GAP9 NPU) job cost: DORY's analytic Ne16PerfModel (docs/npu.md "NE16", [12]
 // `GAP9_NE16/Tiler/Ne16PerfModel.py`), implemented from the formulas as written: per 3 × 3
 // output subtile and 32-channel output block (16 for depthwise), ⌈Ki/16⌉ input steps of
 // load + weight offsets + matrix-vector (8 weight bits serial for 3×3 and depthwise) + update,

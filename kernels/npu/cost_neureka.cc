@@ -1,4 +1,4 @@
-// N-EUREKA per-state job cost (TIMING_MODELS.md §5.1, from GVSoC's neureka FSM). The job is
+// N-EUREKA per-state job cost (docs/npu.md "N-EUREKA", from GVSoC's neureka FSM [4]). The job is
 // decomposed into at most four spatial subtile shapes (interior pe_h × pe_w, right/bottom/corner
 // borders) and two output-block widths (full, remainder); each (subtile, block) pair is costed
 // once and multiplied by its count, so the cost is O(1) in the layer size.
@@ -15,7 +15,7 @@ namespace {
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// FSM state constants (TIMING_MODELS.md §5.1 tables).
+// FSM state constants (docs/npu.md "N-EUREKA" tables).
 constexpr int64_t kLoadPrepare = 6;
 constexpr int64_t kLoad1x1Extra = 6;                    // 1×1 ACTIVATION_LOAD: 36 beats + 6
 constexpr int64_t kMvPrepare3x3 = 6, kMvPrepare1x1 = 10, kMvPrepareDw = 34;

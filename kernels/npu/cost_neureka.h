@@ -1,5 +1,5 @@
 // N-EUREKA (Siracusa NPU) job cost: the per-state cost model of GVSoC's N-EUREKA FSM
-// (TIMING_MODELS.md §5.1). A job is one tile dispatched by software; the engine walks it as
+// (docs/npu.md "N-EUREKA"). A job is one tile dispatched by software; the engine walks it as
 // spatial subtiles of pe_h × pe_w output pixels (border subtiles smaller) → output-channel blocks
 // (≤ tp_out channels; depthwise ≤ tp_in_3x3) → input-channel steps, and charges every state of
 // the FSM a closed-form number of cycles (one streamer beat per cycle, weights one beat per cycle

@@ -1,5 +1,6 @@
 // Pooling cluster cost model (see cost_cluster.h). Uncalibrated (asm): c_pool is the suggested
-// 1 cycle per byte per tap of TIMING_MODELS §2.7, to be fitted against GVSoC runs.
+// 1 cycle per byte per tap (docs/timing.md "Element-wise and pooling"), to be fitted against
+// GVSoC runs.
 #include "kernels/pool/cost_cluster.h"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // Cluster (8-core PULP) cost model of pooling tiles (docs/timing.md "Cluster kernel cost models").
-// PULP-NN's pooling kernels have no structural model in TIMING_MODELS.md; they use the generic
-// element-wise form of §2.7 over the output elements, ⌈elems/NC⌉·c_op + t_bar, with
+// PULP-NN's pooling kernels have no structural model; they use the generic element-wise form
+// (docs/timing.md "Element-wise and pooling") over the output elements, ⌈elems/NC⌉·c_op + t_bar,
+// with
 //   Max ("maxpool"): c_op = c_pool·kh·kw — 2 loads, a SIMD byte max and a store per 4 channels
 //                    per window tap ≈ c_pool (1) cycle per output byte per tap (pulp_nn_utils.c);
 //                    + c_rq when a requant is fused.

@@ -1,7 +1,7 @@
 // Cost of one SOMA job (DIANA's digital accelerator, npu.impl soma): one L1 tile dispatched by the
-// host. Structural model of TIMING_MODELS.md §7, **uncalibrated** (no public cycle measurement):
-// an output-stationary array of pe_k (16) output channels × pe_ox (16) output columns reducing
-// over C, FY, FX in time [17], [18]:
+// host. Structural model of docs/diana.md "Digital accelerator (SOMA)", **uncalibrated** (no public
+// cycle measurement): an output-stationary array of pe_k (16) output channels × pe_ox (16) output
+// columns reducing over C, FY, FX in time [17], [18]:
 //   conv       T_c = ⌈K/pe_k⌉ · ⌈OX/pe_ox⌉ · OY · C · FY · FX
 //   depthwise  T_c = ⌈C/pe_k⌉ · ⌈OX/pe_ox⌉ · OY · pe_k · FY · FX     (weights expanded ×16: each
 //              channel's filter occupies a full row of the array, DORY-Diana's layout [12])
@@ -9,10 +9,10 @@
 //   add        T_c = ⌈elements / add_elems_per_cycle⌉                  (L_add unknown: a parameter)
 //   pool       T_c = C · OY · ⌈OX/pool_ox⌉ · ⌈FX/pool_fx⌉ · ⌈FY/pool_fy⌉  (pooling unit 16 OX × 2 × 2 [18])
 //   per job    T = T_c + npu.cfg_cycles                                (T_cfg: descriptor writes, start)
-// The DMA term of §7's max(T_c, bytes/8 + 10) is not here: the schedule's DMA commands carry it
-// (DORY-Diana waits for each transfer, so the two add up). Utilisation = K·OX / (pe_k⌈K/pe_k⌉ ·
-// pe_ox⌈OX/pe_ox⌉) for conv. Throws std::invalid_argument for a non-positive extent or a
-// platform whose npu is not soma.
+// The DMA term of the per-tile max(T_c, bytes/8 + 10) is not here: the schedule's DMA commands
+// carry it (DORY-Diana waits for each transfer, so the two add up). Utilisation = K·OX /
+// (pe_k⌈K/pe_k⌉ · pe_ox⌈OX/pe_ox⌉) for conv. Throws std::invalid_argument for a non-positive extent
+// or a platform whose npu is not soma.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -26,7 +26,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.icache.banks, Int));
   k.push_back(K_REQ(cluster.icache.refill_latency, Cycles));
 
-  // PULP-NN-style kernel cost constants (TIMING_MODELS.md §2.2)
+  // PULP-NN-style kernel cost constants (docs/timing.md "The instruction count")
   const std::vector<std::string> pulp{"pulp_cluster"}, host{"riscv_host"};
   k.push_back(K_REQ(cluster.cost.c_il, Cycles).only("cluster.impl", pulp));
   k.push_back(K_REQ(cluster.cost.c_t42, Cycles).only("cluster.impl", pulp));
@@ -68,7 +68,7 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.host_cost.pad, Cycles).only("cluster.impl", host));
   k.push_back(K_REQ(cluster.host_cost.elem, Cycles).only("cluster.impl", host));
 
-  // cluster DMA (TIMING_MODELS.md §3)
+  // cluster DMA (docs/timing.md "DMA and L3 timing")
   const std::vector<std::string> mchan{"mchan_v7"};
   k.push_back(K_REQ(cluster.dma.impl, String).one_of({"mchan_v7", "simple_dma"}));
   k.push_back(K_REQ(cluster.dma.bytes_per_cycle, Bandwidth));

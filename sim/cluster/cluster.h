@@ -3,16 +3,16 @@
 // with the host's loop-nest kernel costs (kernels/host/cost.h) and no team fork or barriers
 // (its cluster.cost constants are absent, hence zero).
 // Timing: runs one job at a time, chosen among the ready ones: DMA issue jobs first (the
-// deployment loop programs the next transfers before it forks the kernel, TIMING_MODELS.md
-// §8.2), then the lowest command id (program order). A kernel job lasts
+// deployment loop programs the next transfers before it forks the kernel, docs/simulator.md
+// "Replaying a schedule"), then the lowest command id (program order). A kernel job lasts
 //   [wake]  + [fork] + [extra barriers] + kernel cost (kernels/*/cost_cluster, incl. its barrier)
-//   wake    = cluster.dma.wake_cycles when the kernel waited on a DMA transfer (§3.1)
+//   wake    = cluster.dma.wake_cycles when the kernel waited on a DMA transfer
 //   fork    = cluster.cost.t_fork: once per layer for DORY schedules (the layer runs inside one
-//             team fork, §8.5), once per tile for Deeploy's (the tiling loop forks each kernel,
-//             §3.5); whole-tensor steps fork once. Under the paper-era network loop (dory-2020)
-//             the network runs in one fork: a layer pays the barrier t_bar that ends it instead
+//             team fork), once per tile for Deeploy's (the tiling loop forks each kernel);
+//             whole-tensor steps fork once. Under the paper-era network loop (dory-2020) the
+//             network runs in one fork: a layer pays the barrier t_bar that ends it instead
 //   barriers= 3 · t_bar per tile for DORY's pipelined loop (4 barriers per iteration, the kernel
-//             model holds one, §8.2)
+//             model holds one)
 // A DMA issue job lasts the core-side programming cost of the copy's MCHAN commands as DORY
 // issues them (kernels/dma/cost.h dory_copy_cost; per-row commands spread over the cores);
 // Deeploy's single-core loop issues everything from core 0. The conventions come per step (from
@@ -64,13 +64,14 @@ class Cluster : public Engine {
   void cost_kernel(Job& j, const Command& c, const ClusterConventions& conv, bool first_of_step, bool tiled,
                    bool in_l1, bool waited_dma) const;
   // Fills an issue job for a cluster_dma copy; gather_channels > 0: a depthwise layer's input,
-  // gathered HWC -> CHW with one command per channel (TIMING_MODELS.md §3.4 rule 4).
+  // gathered HWC -> CHW with one command per channel (docs/timing.md "How DORY issues a schedule
+  // copy", rule 4).
   void cost_issue(Job& j, const Command& c, const ClusterConventions& conv, int64_t gather_channels) const;
   // TCDM bank-conflict mode: in every cycle of a kernel's work each worker accesses the TCDM with
   // probability kTcdmShare (6 loads in the 14 instructions of the 4x2 MatMul loop,
-  // TIMING_MODELS.md §2.2), and the DMA's ports access every cycle while an L1 transfer is in
-  // flight. A core's access then waits Tcdm::expected_wait(others) on average, others =
-  // (workers - 1)·share + DMA ports: work grows by work · share · expected_wait(others).
+  // docs/timing.md "The instruction count"), and the DMA's ports access every cycle while an L1
+  // transfer is in flight. A core's access then waits Tcdm::expected_wait(others) on average,
+  // others = (workers - 1)·share + DMA ports: work grows by work · share · expected_wait(others).
   static constexpr double kTcdmShare = 6.0 / 14.0;
   void stretch_for_conflicts(Job& j, const Tcdm& l1, bool dma_in_flight) const;
 

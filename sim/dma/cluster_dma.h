@@ -4,11 +4,11 @@
 // its copies in FIFO order (the order in which the cores finished programming them). A copy of
 // the schedule is cut into MCHAN commands the way DORY's dory_dma.c issues it (1-D, one 2-D,
 // one 2-D per row, or one per channel of one-byte lines for a depthwise layer's HWC -> CHW input
-// gather) and each command costs the §3.2 / §3.3 burst formula of TIMING_MODELS.md
+// gather) and each command costs the burst formula of docs/timing.md "One MCHAN command"
 // (kernels/dma/cost.h): t_h + max(bursts, word slots / TCDM ports) in, t_h + Σ(⌈w/ports⌉ + 1)
 // out, plus λ, the outstanding-burst limit and the L2 bandwidth cap in realistic mode.
 // simple_dma: setup_cycles + ⌈bytes / bytes_per_cycle⌉ per copy, + cluster.dma.l2_latency with
-// fidelity.dma_ext_latency (DIANA: bytes/8 + 10, TIMING_MODELS.md §7).
+// fidelity.dma_ext_latency (DIANA: bytes/8 + 10, docs/diana.md "Digital accelerator (SOMA)").
 // Data: each contiguous row becomes a TLM READ on the source memory and a WRITE on the
 // destination, at the start of the transfer (dependencies make that order-equivalent); the
 // memories' annotated delays are not added — the burst formula already accounts for the ports

@@ -1,9 +1,9 @@
 // Udma: the SoC's I/O DMA moving data between L3 (HyperRAM) and L2 (engine "l3_dma").
 // Timing: one channel; copies are served in FIFO order. A copy costs the driver's software
-// cost per request (l3.sw_cycles, TIMING_MODELS.md §4) plus, for each contiguous line, the
-// access time the L3 memory annotates on its TLM transaction (each line is one 1-D uDMA
-// sub-transfer paying the set-up; the HyperRAM serialises them on its bus). The L2 side is not
-// timed (it is far faster than the HyperBus).
+// cost per request (l3.sw_cycles, docs/timing.md "L3 (uDMA + HyperRAM, or DDR)") plus, for each
+// contiguous line, the access time the L3 memory annotates on its TLM transaction (each line is one
+// 1-D uDMA sub-transfer paying the set-up; the HyperRAM serialises them on its bus). The L2 side is
+// not timed (it is far faster than the HyperBus).
 // The copy's transactions run at its start: READs or WRITEs with data, TLM_IGNORE_COMMANDs on the
 // L3 side without data (timing only).
 // Parameters: l3.* (through the memory), fidelity.l3_ddr. Not modelled: the uDMA's channel

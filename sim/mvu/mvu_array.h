@@ -1,6 +1,6 @@
 // MvuArray: BARVINN's array of mvu.count bit-serial matrix-vector units (impl `barvinn_mvu`),
-// each driven by its PITO hart (TIMING_MODELS.md §6). A Compute command on engine "mvu" is the
-// slice of a conv one MVU computes (a range of output rows, build_mvu.cc) and runs on unit
+// each driven by its PITO hart (docs/npu.md "The MVU array"). A Compute command on engine "mvu" is
+// the slice of a conv one MVU computes (a range of output rows, build_mvu.cc) and runs on unit
 // Command::unit as one engine job lasting exactly
 //   jobs · (countdown + start + done + CPI_hart · n_instr) + xbar_latency + drain,
 // with countdown and jobs from kernels/mvu/cost.h for the slice's geometry (mvu.geometry:

@@ -8,8 +8,8 @@
 // Ports: activations and outputs stream through the NPU's TCDM port (one wide 256-bit beat per
 // cycle); weights come either through the same port (npu.weight_source l1) or from the weight
 // memory over its own port (Siracusa's WMEM, 1 cycle per beat, no TCDM traffic). Both cost the
-// same beat per cycle (TIMING_MODELS.md §5.1), so the weight memory's gain is the DMA traffic,
-// L1 space and TCDM contention it saves, not NPU cycles.
+// same beat per cycle (docs/npu.md "The weight memory"), so the weight memory's gain is the DMA
+// traffic, L1 space and TCDM contention it saves, not NPU cycles.
 // Contention (fidelity.l1_conflicts and fidelity.npu_hci_contention both on): each TCDM beat of a
 // job (activation loads, stream-out, and weight beats read from the TCDM) meets the DMA's ports
 // when an L1 transfer is in flight at its start; a beat spans 8 banks, so it waits

@@ -1,7 +1,7 @@
 // Effective MAC/cycle of the two NPU cost models (kernels/npu) on large layers, each layer run as
 // one job (no L1 tiling): dense 3×3 256→256 at 32×32, deep 1×1 512→512 at 16×16, depthwise 3×3
 // 256 channels at 32×32. Platform constants come from platforms/siracusa.yaml (N-EUREKA) and
-// platforms/gap9.yaml (NE16); TIMING_MODELS.md §5 states the derived throughputs these should
+// platforms/gap9.yaml (NE16); docs/npu.md "Throughput" states the derived throughputs these should
 // approach (≈ 850 / 410 / 23 and ≈ 136 / 67 / 5.7); three more rows use shapes aligned to the
 // subtile grids, where the border-subtile and channel-step losses vanish. Prints figures only.
 // Usage: edgesim_bench_npu [siracusa.yaml] [gap9.yaml]

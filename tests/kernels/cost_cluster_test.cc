@@ -1,4 +1,4 @@
-// Cluster kernel cost models (TIMING_MODELS.md §2, docs/timing.md "Cluster kernel cost models"):
+// Cluster kernel cost models (docs/timing.md "Cluster kernel cost models"):
 // exact cycles of small hand-computed cases for every model, the PULP-NN calibration point with
 // the real gap8 constants, load imbalance, and the dispatcher's kernel choice.
 //

@@ -1,8 +1,8 @@
 // DIANA's cost models, each expectation derived by hand in the comment next to it:
-// the SOMA digital accelerator (kernels/soma/cost.h, TIMING_MODELS §7), the analog core
-// (kernels/aimc/cost.h) and the RISC-V host's loop nests (kernels/host/cost.h), with diana.yaml's
-// parameters (pe 16 × 16, cfg 100, add 16 elements/cycle; rows 1152, cols 512, t_mvm 32,
-// aimc cfg 100, DMA 8 B/cycle + 10; host call 50, loop 4, mac 6, out 10, pad 6, elem 8).
+// the SOMA digital accelerator (kernels/soma/cost.h, docs/diana.md "Digital accelerator (SOMA)"),
+// the analog core (kernels/aimc/cost.h) and the RISC-V host's loop nests (kernels/host/cost.h),
+// with diana.yaml's parameters (pe 16 × 16, cfg 100, add 16 elements/cycle; rows 1152, cols 512,
+// t_mvm 32, aimc cfg 100, DMA 8 B/cycle + 10; host call 50, loop 4, mac 6, out 10, pad 6, elem 8).
 #include <catch2/catch.hpp>
 
 #include "kernels/aimc/cost.h"

@@ -1,6 +1,6 @@
-// DMA / L3 timing functions (kernels/dma/cost.h; TIMING_MODELS.md §3, §4). Every expectation is
-// derived by hand in the comment next to it; a brute-force burst enumerator checks the closed
-// forms of mchan_in/out_cycles over a sweep of geometries.
+// DMA / L3 timing functions (kernels/dma/cost.h; docs/timing.md "DMA and L3 timing"). Every
+// expectation is derived by hand in the comment next to it; a brute-force burst enumerator checks
+// the closed forms of mchan_in/out_cycles over a sweep of geometries.
 #include <algorithm>
 #include <stdexcept>
 #include <string>

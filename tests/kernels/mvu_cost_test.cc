@@ -1,6 +1,7 @@
-// The MVU countdown model (kernels/mvu/cost.h) against the published figures of TIMING_MODELS.md
-// §6 (MVU_Code_Gen's verification table, the distilled ResNet-18 and BARVINN's SimpleConv):
-// every countdown and layer total exactly; the exact geometry; GEMV; the quantizer constraint.
+// The MVU countdown model (kernels/mvu/cost.h) against the published figures in docs/timing.md
+// "MVU (BARVINN) countdown model" (MVU_Code_Gen's verification table, the distilled ResNet-18 and
+// BARVINN's SimpleConv): every countdown and layer total exactly; the exact geometry; GEMV; the
+// quantizer constraint.
 #include <catch2/catch.hpp>
 
 #include "kernels/mvu/cost.h"
@@ -34,8 +35,8 @@ MvuConv table_row(int64_t in_blocks, int64_t hw, int64_t out_blocks, int64_t str
 
 TEST_CASE("MVU: MVU_Code_Gen's countdowns and layer totals, 2/2 bit", "[mvu]") {
   struct Row { int64_t ib, hw, ob, s, countdown, total; };
-  // TIMING_MODELS §6 verification table. Row 1 by hand: 1·3·3·2·2·1·(32−3+1)/1 = 1080 per job,
-  // ⌈(32+1+1)/1⌉ = 34 jobs -> 36720.
+  // MVU_Code_Gen's verification table (docs/timing.md "MVU (BARVINN) countdown model"). Row 1 by
+  // hand: 1·3·3·2·2·1·(32−3+1)/1 = 1080 per job, ⌈(32+1+1)/1⌉ = 34 jobs -> 36720.
   const Row rows[] = {{1, 32, 1, 1, 1080, 36720}, {1, 32, 2, 2, 1080, 18360}, {2, 16, 2, 1, 2016, 36288},
                       {2, 16, 4, 2, 2016, 18144}, {4, 8, 4, 1, 3456, 34560},  {4, 8, 8, 2, 3456, 17280},
                       {8, 4, 8, 1, 4608, 27648}};

@@ -1,7 +1,8 @@
-// NPU cost models (kernels/npu): N-EUREKA per-state costs (TIMING_MODELS.md §5.1) and DORY's NE16
-// analytic model (§5.2), with the constants of platforms/siracusa.yaml and platforms/gap9.yaml.
+// NPU cost models (kernels/npu): N-EUREKA per-state costs (docs/npu.md "N-EUREKA") and DORY's
+// NE16 analytic model ("NE16"), with the constants of platforms/siracusa.yaml and
+// platforms/gap9.yaml.
 // Every expected figure is derived by hand in the comment beside it; the throughput checks hold
-// the derived MAC/cycle of TIMING_MODELS within 10 % on large single-job layers.
+// the derived MAC/cycle of docs/npu.md "Throughput" within 10 % on large single-job layers.
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
@@ -252,7 +253,7 @@ TEST_CASE("npu derived throughputs of TIMING_MODELS §5 within 10 %", "[npu]") {
   CHECK(e3 == Approx(136).epsilon(0.10));
   CHECK(e1 == Approx(67).epsilon(0.10));
   CHECK(ed == Approx(5.7).epsilon(0.10));
-  // the ideal peaks of PLATFORMS.md §1.4 are never exceeded
+  // the ideal peaks of docs/npu.md "Throughput" are never exceeded
   CHECK(n3 < 1134);
   CHECK(n1 < 1152);
   CHECK(nd < 40.5);

@@ -1,7 +1,7 @@
 // DIANA in the simulator, to the cycle: SOMA jobs (a conv, a depthwise and a dense tile), the
 // analog core's jobs (a reprogramming and a pass that reuses the array, output channels split
 // over tiles), a host layer, and the DMA into the digital weight memory — each derived by hand
-// from diana.yaml (TIMING_MODELS §7, docs/diana.md) and checked bit-exact against the reference.
+// from diana.yaml (docs/diana.md) and checked bit-exact against the reference.
 #include <catch2/catch.hpp>
 
 #include "compiler/golden/golden.h"

@@ -2,8 +2,8 @@
 // SimpleConv (../shared/networks/barvinn, 64→64 3×3 on 32×32, 8-bit activations and weights
 // storage, int32 outputs) runs on barvinn.yaml bit-exactly, and every MVU's job lasts exactly
 // jobs · (countdown + start + done + CPI·n_instr) + drain + crossbar, with countdown 17,280
-// (TIMING_MODELS §6 at 8/8 bit). Capacities are checked, and nodes the array cannot run are
-// an error naming the node.
+// (docs/timing.md "MVU (BARVINN) countdown model", at 8/8 bit). Capacities are checked, and nodes
+// the array cannot run are an error naming the node.
 #include <catch2/catch.hpp>
 
 #include "compiler/frontend/import.h"

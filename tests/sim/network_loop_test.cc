@@ -1,5 +1,5 @@
 // The network loop (compiler/schedule/build_loop.cc) timed on the SystemC model, to the cycle on a
-// hand-worked two-layer network whose weights live in L3 (TIMING_MODELS.md §8.5):
+// hand-worked two-layer network whose weights live in L3 (docs/schedule.md §4.6):
 //   dory       R_A, layer A, R_B, layer B one after another:      R_A + T_A + R_B + T_B
 //   dory-2020  R_B is read while layer A runs, layer B waits:     R_A + max(T_A, R_B) + T_B
 // R_X = the uDMA read of X's weights (kernels/dma l3_copy_cycles), T_X = layer X alone (every

@@ -75,7 +75,7 @@ std::vector<const TraceSlice*> npu_slices(const RunResult& r) {
 TEST_CASE("npu component: a job lasts exactly the N-EUREKA per-state cycles", "[npu][sim]") {
   const PlatformSpec spec = load_platform(test::source_dir() + "/platforms/siracusa.yaml");
   Graph g = pointwise(64, 12, 12);
-  // Hand derivation (TIMING_MODELS §5.1, 1×1, one job = the whole 64×12×12 layer):
+  // Hand derivation (docs/npu.md "N-EUREKA", 1×1, one job = the whole 64×12×12 layer):
   //   subtiles ⌈12/6⌉² = 4 of 6×6; output blocks ⌈64/32⌉ = 2; input steps ⌈64/32⌉ = 2.
   //   step  = LOAD_PREPARE 6 + ACTIVATION_LOAD 36 + 6 + MATRIXVEC_PREPARE 10 + MATRIX_VECTOR 32 = 90
   //   block = 2 steps 180 + NORM_MULTIPLY (8-bit scales 3) 8 + 9 = 17 (per-layer shift: no
