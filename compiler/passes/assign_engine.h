@@ -1,6 +1,6 @@
-// Engine assignment (stage 3 of ARCHITECTURE.md): each node goes to the first engine in the
-// platform's preference list that can run it exactly, and NPU layers get their weights homed in
-// the weight memory while it has room.
+// Engine assignment (docs/architecture.md "Data flow today", docs/npu.md): each node goes to the
+// first engine in the platform's preference list that can run it exactly, and NPU layers get their
+// weights homed in the weight memory while it has room.
 //
 //   preference   `engines:` of the platform YAML, else npu (neureka / ne16) before the cluster;
 //                `--engines npu,cluster` replaces it for one run

@@ -1,4 +1,5 @@
-// Schedule: the single artefact the simulator consumes from the compiler (ARCHITECTURE.md).
+// Schedule: the single artefact the simulator consumes from the compiler (docs/architecture.md
+// "Contracts").
 // Plain data with exactly one functional meaning, specified in docs/schedule.md:
 //
 //   * Buffers live in one memory level at a byte offset chosen by the allocator.

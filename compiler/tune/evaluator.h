@@ -1,4 +1,5 @@
-// Evaluator: the tuner's source of cycles for candidate tilings of one layer (ARCHITECTURE.md).
+// Evaluator: the tuner's source of cycles for candidate tilings of one layer (docs/architecture.md
+// "Contracts").
 // Contract: cycles() returns one value per candidate, in order: the cycles of the layer's step
 // when the layer runs with that tiling (in the network's context: constants placement,
 // conventions), or -1 when the candidate is not feasible (does not fit a memory level). It is

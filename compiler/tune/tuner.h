@@ -1,4 +1,5 @@
-// The autotuner (stage 5 of ARCHITECTURE.md): per layer, candidates flow down the chain
+// The autotuner (docs/architecture.md "Data flow today", docs/tune.md): per layer, candidates flow
+// down the chain
 //   enumerate (candidate.h) -> rank by analytic cycles (analytic.h) -> simulate the best K and
 //   the two reference flows through an Evaluator (evaluator.h) -> keep the fastest
 // and the results flow back up to one reducer (the minimum simulated cycles; ties keep the

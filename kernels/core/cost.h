@@ -1,5 +1,5 @@
 // KernelCost: what a kernel cost model returns for one call of a kernel on one engine.
-// Cost models are pure functions `cost = f(params, tile shapes, engine spec)` (STYLE.md): no
+// Cost models are pure functions `cost = f(params, tile shapes, engine spec)` (docs/timing.md): no
 // hidden state, no SystemC, so the simulator and the analytic evaluator of the autotuner use the
 // very same numbers. One cost file per op family and engine, beside the reference kernel
 // (kernels/<family>/cost_cluster.{h,cc}); each names the loop nest it models and its

@@ -1,5 +1,5 @@
 // Unknown-key diagnosis: a typo in a platform key is an error naming the closest known key,
-// never a silent default (STYLE.md).
+// never a silent default (docs/platforms.md §5 "Errors").
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,6 +1,7 @@
-// `edgesim verify`: stages 1-3 and 10 of ARCHITECTURE.md. Imports an ONNX network, runs the
-// reference interpreter on golden (or seeded random) inputs and compares its tensors with
-// golden data: DORY per-layer text files, Deeploy outputs.npz, ONNX node-test .pb files.
+// `edgesim verify`: the import, golden-model and check stages of docs/architecture.md "Data flow
+// today" (no platform, no schedule). Imports an ONNX network, runs the reference interpreter on
+// golden (or seeded random) inputs and compares its tensors with golden data: DORY per-layer text
+// files, Deeploy outputs.npz, ONNX node-test .pb files.
 // Exit status: 0 every checked tensor matches, 1 some mismatch, 2 an error (main.cc prints
 // "edgesim: error: <message>"). Behaviour and file conventions: docs/verify.md.
 #include <cstdint>

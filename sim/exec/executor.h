@@ -1,4 +1,5 @@
-// Timed execution of a Schedule on the SystemC model of a platform (stage 9 of ARCHITECTURE.md).
+// Timed execution of a Schedule on the SystemC model of a platform (docs/architecture.md "Data
+// flow today", docs/simulator.md).
 //
 // simulate() builds the SoC (sim/soc) inside a fresh SimContext, replays the schedule and
 // returns per-layer cycles. Replay rules:

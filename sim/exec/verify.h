@@ -1,7 +1,7 @@
-// Verification of a timed run with data (stage 10 of ARCHITECTURE.md): every tensor the run
-// read back (graph outputs and every placed activation) is compared bit-exactly with the
-// untiled interpreter; on a mismatch the message names the first differing layer in execution
-// order, the tensor and the first differing element.
+// Verification of a timed run with data (docs/architecture.md "Data flow today", timed execution):
+// every tensor the run read back (graph outputs and every placed activation) is compared
+// bit-exactly with the untiled interpreter; on a mismatch the message names the first differing
+// layer in execution order, the tensor and the first differing element.
 #pragma once
 #include <string>
 

@@ -1,6 +1,7 @@
 // Soc: the SystemC module tree of one platform, built from its PlatformSpec for one run
-// (stage 8 of ARCHITECTURE.md). Each component is chosen by the YAML `impl:` of its section
-// from the registry below; an implementation the simulator lacks is a SimError naming the key.
+// (docs/architecture.md "Data flow today", docs/simulator.md). Each component is chosen by the YAML
+// `impl:` of its section from the registry below; an implementation the simulator lacks is a
+// SimError naming the key.
 //
 //   cluster (impl pulp_cluster)  --issue-->  cluster DMA (mchan_v7 | simple_dma) --TLM--> L1, L2
 //                                            uDMA ("l3_dma")                     --TLM--> L3, L2

@@ -1,9 +1,9 @@
-// SimulatingEvaluator: the tuner's Evaluator backed by the SystemC model (ARCHITECTURE.md: the
-// simulated evaluator lives in sim/, the compiler never links SystemC). A candidate's cycles
-// are the total of a timing-only simulation of the layer alone (layer_subgraph) scheduled with
-// the candidate's tiling and buffering ("per-layer"), its constants placed as the network
-// places them (AnalyticContext::consts_in_l3), under the conventions of the candidate's policy
-// (dory/tuned: DORY's loop; deeploy: Deeploy's). -1 when the schedule does not fit.
+// SimulatingEvaluator: the tuner's Evaluator backed by the SystemC model (docs/architecture.md
+// "Contracts": the simulated evaluator lives in sim/, the compiler never links SystemC). A
+// candidate's cycles are the total of a timing-only simulation of the layer alone (layer_subgraph)
+// scheduled with the candidate's tiling and buffering ("per-layer"), its constants placed as the
+// network places them (AnalyticContext::consts_in_l3), under the conventions of the candidate's
+// policy (dory/tuned: DORY's loop; deeploy: Deeploy's). -1 when the schedule does not fit.
 // With jobs > 1 the candidates are simulated by a pool of forked worker processes
 // (sim/workers/process_pool.h), forked at the first call for a (graph, platform, context) and reused while
 // those stay the same (a different graph, platform or context forks a new pool).

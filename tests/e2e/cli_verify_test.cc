@@ -1,6 +1,7 @@
 // `edgesim verify` as a user runs it: the success, mismatch and no-golden paths on a real DORY
-// network, and the bad-input cases of ARCHITECTURE.md ("Bad input"): each must end in exactly
-// one "edgesim: error:" line naming the culprit and a non-zero exit, never a crash or a hang.
+// network, and the bad-input cases of docs/architecture.md ("Error handling"): each must end in
+// exactly one "edgesim: error:" line naming the culprit and a non-zero exit, never a crash or a
+// hang.
 // Derived files (truncated ONNX, a tiny ONNX with an unknown op, a corrupted golden) are
 // generated into a temporary directory at test time.
 #include <filesystem>
