@@ -83,7 +83,7 @@ inline KernelCost make_cost(const ClusterSpec& cl, std::string kernel,
 // operands' memory the core makes. A kernel whose operands sit in L2 (policy `untiled`, whole-
 // tensor steps) pays `mem_latency` more cycles per access: a core's load or store to L2 stalls
 // for the cluster -> L2 round trip (platforms' l2.latency_from_cluster; GVSoC models no L2
-// bandwidth limit, [2], PLATFORMS.md).
+// bandwidth limit, [2], docs/platforms.md "fidelity").
 struct Work {
   int64_t cycles = 0;
   int64_t accesses = 0;
