@@ -1,6 +1,6 @@
-// Policy `deeploy` (TILING.md §2): largest tiles that fit, decided greedily in Deeploy's
-// declaration order (input tile dims first — rows, then columns — then the weight / output
-// channel tile), each value largest-first with a feasibility look-ahead (the remaining
+// Policy `deeploy` (docs/tiling.md "Policy `deeploy`"): largest tiles that fit, decided greedily in
+// Deeploy's declaration order (input tile dims first — rows, then columns — then the weight /
+// output channel tile), each value largest-first with a feasibility look-ahead (the remaining
 // variables at their smallest legal values). Memory per level: Σ ceil4(bytes)·coefficient,
 // coefficient db for every tile buffer and 1 for transient buffers (im2col): db is the schedule's
 // L1 buffering when it is given (TilingContext::buffering — Deeploy's SBTiler sizes every buffer

@@ -1,9 +1,10 @@
-// Policies `dory` and `dory-2021`: per layer, the L3->L2 decision (§1.5) and then the L2->L1
-// tiling of the resulting slab (§1.3/1.4 or §1.7). A failure becomes a TilingError naming the
-// layer, the failing level and the smallest budget of that level under which the same rules
-// succeed (docs/tiling.md "Minimal budget"): the L1 rules give an analytic minimum for the
-// slab; it is confirmed by re-running the whole layer decision (the L3 choice depends on L1
-// through its [L1-fit] term) and, if needed, raised by a doubling + bisection search.
+// Policies `dory` and `dory-2021`: per layer, the L3->L2 decision and then the L2->L1
+// tiling of the resulting slab (docs/tiling.md "DORY's rules in formulas"; "dory-2021's formulas").
+// A failure becomes a TilingError naming the layer, the failing level and the smallest budget of
+// that level under which the same rules succeed (docs/tiling.md "Failures and the minimal budget"):
+// the L1 rules give an analytic minimum for the slab; it is confirmed by re-running the whole layer
+// decision (the L3 choice depends on L1 through its [L1-fit] term) and, if needed, raised by a
+// doubling + bisection search.
 #include <fmt/format.h>
 
 #include "compiler/tiler/internal.h"

@@ -1,9 +1,10 @@
 // Policy `dory-2021`, L2->L1: the 2021 code line behind DORY's published GAP8 results
-// (TILING.md §1.7). Same search and tie-break as `dory`, but: κ/λ always two constants with db;
-// depthwise im2col (8·kh·h_in + 3)·mb from the tile's rows; standard conv geometry without the
-// padding term; the border-tile feasibility rule on every conv dimension; objectives with the
-// memory term in 1/256 B and border terms X mod (x + 1); and the "Total L1 occupation" DORY
-// logged, returned as L1Result::reported. Pooling and addition use the §1.4 rules of `dory`.
+// (docs/tiling.md "Policy `dory-2021`", "dory-2021's formulas"). Same search and tie-break as
+// `dory`, but: κ/λ always two constants with db; depthwise im2col (8·kh·h_in + 3)·mb from the
+// tile's rows; standard conv geometry without the padding term; the border-tile feasibility rule on
+// every conv dimension; objectives with the memory term in 1/256 B and border terms X mod (x + 1);
+// and the "Total L1 occupation" DORY logged, returned as L1Result::reported. Pooling and addition
+// use the rules of `dory`.
 #include <array>
 
 #include "compiler/tiler/internal.h"
@@ -14,7 +15,8 @@ namespace {
 
 constexpr int64_t kBig = int64_t{1} << 60;
 
-// Border-tile rule of §1.7 for an input tile of t rows out of n with kernel extent ke.
+// Border-tile rule (docs/tiling.md "dory-2021's formulas") for an input tile of t rows out of n
+// with kernel extent ke.
 bool border_ok(int64_t t, int64_t n, int64_t ke, int64_t p_lo, int64_t p_hi) {
   const int64_t d = t - ke + 1;
   if (d < 1) return false;

@@ -1,5 +1,6 @@
-// Policy `dory`, L2->L1: the rules of TILING.md §1.3 (convolutions, FC) and §1.4 (pooling,
-// addition), applied to one L2 slab, with DORY's objective and tie-break (search_max).
+// Policy `dory`, L2->L1: the rules of docs/tiling.md "DORY's rules in formulas" (L2→L1: conv
+// and FC, rules (a) to (g); pooling and addition), applied to one L2 slab, with DORY's objective
+// and tie-break (search_max).
 //
 // Deviations (docs/tiling.md): the column post-processing uses sw, not DORY's sh; dilated
 // kernels use the dilated extent in the geometry; a MatMul with a runtime B operand (no DORY
@@ -23,7 +24,7 @@ std::vector<int64_t> channel_cands(int64_t c, int64_t mult) {
 static int64_t out_of(int64_t in, int64_t ke, int64_t s, int64_t pads, bool full, int64_t out_max) {
   const int64_t num = in - ke + s + (full ? pads : 0);
   if (num % s != 0) return -1;
-  const int64_t o = full ? out_max : num / s;   // §1.3 (g): a full extent spans all outputs
+  const int64_t o = full ? out_max : num / s;   // rule (g): a full extent spans all outputs
   if (full && (num / s) != out_max) return -1;
   return o >= 1 && o <= out_max ? o : -1;
 }
@@ -65,7 +66,7 @@ void finish(L1Result& r, int64_t early, int64_t min_tile) {
   if (r.min_budget >= kBig) r.min_budget = -1;
 }
 
-// §1.3: standard / grouped convolution, FC, depthwise convolution.
+// Rules (a) to (g): standard / grouped convolution, FC, depthwise convolution.
 L1Result conv_l1(const LayerGeom& s, const Budgets& b, int64_t pads) {
   L1Result r;
   const int64_t db = b.db, nc = b.nc, mb = min_bits_mb(s);
@@ -148,7 +149,7 @@ L1Result conv_l1(const LayerGeom& s, const Budgets& b, int64_t pads) {
   return r;
 }
 
-// §1.4 pooling.
+// Pooling.
 L1Result pool_l1(const LayerGeom& s, const Budgets& b) {
   L1Result r;
   const int64_t db = b.db;
@@ -179,7 +180,7 @@ L1Result pool_l1(const LayerGeom& s, const Budgets& b) {
   return r;
 }
 
-// §1.4 addition: all channels, full width, as many rows as fit. The same rule tiles every
+// Addition: all channels, full width, as many rows as fit. The same rule tiles every
 // element-wise layer (one input: ratio 1) and the rows layers (all of the last axis, as many rows
 // as fit, plus the per-position constants and the kernel's scratch; no DORY rule exists).
 L1Result add_l1(const LayerGeom& s, const Budgets& b) {

@@ -1,7 +1,8 @@
-// Policy `dory` (and `dory-2021`), L3->L2: TILING.md §1.5. The whole layer stays in L2 when it
-// fits and its input is not in L3; otherwise up to four attempts with different L2 buffering,
-// each an exhaustive search in the order (n_out, h_in, h_out), smallest first, strict
-// improvement. DORY's rejection of "weights and activations tiled together" is kept.
+// Policy `dory` (and `dory-2021`), L3->L2: docs/tiling.md "DORY's rules in formulas", L3→L2. The
+// whole layer stays in L2 when it fits and its input is not in L3; otherwise up to four attempts
+// with different L2 buffering, each an exhaustive search in the order (n_out, h_in, h_out),
+// smallest first, strict improvement. DORY's rejection of "weights and activations tiled together"
+// is kept.
 //
 // Reporting convention (docs/tiling.md): L3Tiling.h_out is the number of output rows one L2
 // slab produces and h_in the input rows it reads (interior slab); with the input in L3 and an

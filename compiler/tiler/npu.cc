@@ -1,7 +1,7 @@
 // L2->L1 tiles of layers assigned to the NPU (N-EUREKA / NE16), whatever the policy: the policy
 // still makes the L3->L2 decision, then the NPU's own rules pick the L1 tile inside each L2 slab.
 //
-// Rules (TILING.md §2.1 "N-EUREKA convolutions", Deeploy's Neureka tile constraints [3]):
+// Rules (docs/npu.md "Tiling NPU layers", Deeploy's Neureka tile constraints [97]):
 //  * all input channels in every tile (no partial sums); depthwise: a channel tile is a multiple
 //    of the NPU's depthwise block (npu.tp_in_3x3 = 28 on N-EUREKA, tp_in = 16 on NE16) or the
 //    whole slab, so a tile's encoded weight rows are its own;
@@ -9,7 +9,7 @@
 //    and multiples of the PE array (6; 3 on NE16), each plus the whole slab;
 //  * objective: the fewest estimated cycles for the slab — per tile class (body / remainder
 //    along Cout, H, W) the larger of the NPU job's model cycles (kernels/npu, as DORY's NE16
-//    tiler uses its latency model, TILING.md §1.6) and the tile's activation DMA bytes at the
+//    tiler uses its latency model, [12] GAP9_NE16/Tiler) and the tile's activation DMA bytes at the
 //    cluster DMA's rate, times the class's count, plus each Cout tile's weight and constant bytes
 //    at that rate; ties go to the larger tile, then more rows, then more columns.
 //  * L1 footprint (npu_footprint.h), ×db (the policy's buffering; a tile equal to its slab is

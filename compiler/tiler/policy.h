@@ -1,7 +1,8 @@
-// Tiling policies: a named rule set that picks one LayerTiling per layer node (docs/tiling.md).
-//   dory       DORY's current formulation (§1.1–1.5): budgets, constraints, objective, tie-break
-//   dory-2021  the 2021 code line behind DORY's published GAP8 results (§1.7)
-//   deeploy    largest tiles that fit per memory level, with its buffer coefficients (§2)
+// Tiling policies: a named rule set that picks one LayerTiling per layer node (docs/tiling.md, one
+// section per policy).
+//   dory       DORY's current formulation: budgets, constraints, objective, tie-break
+//   dory-2021  the 2021 code line behind DORY's published GAP8 results
+//   deeploy    largest tiles that fit per memory level, with its buffer coefficients
 //   untiled    no tiling: every layer runs from L2 (Deeploy's untiled Siracusa flow)
 // Policies are exact searches (enumeration with pruning) written in C++; no CP solver.
 #pragma once
@@ -18,7 +19,7 @@ namespace edgesim {
 struct TilingContext {
   const Graph* graph = nullptr;
   const PlatformSpec* spec = nullptr;
-  bool input_in_l3 = false;      // DORY: the previous node's output was L3-tiled (§1.1)
+  bool input_in_l3 = false;      // DORY: the previous node's output was L3-tiled
   // The L1 buffering the schedule will use: 0 the policy's own (auto), 1 single, 2 double.
   // Policy deeploy sizes its tiles for it, as Deeploy's test flow picks its tiler by it
   // (SBTiler: every buffer coefficient 1; DBTiler: 2; [9] testMVP.py, testUtils/tilingUtils.py).

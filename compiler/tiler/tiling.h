@@ -1,8 +1,9 @@
 // Tiling: the decision a tiling policy makes for one layer node, and the geometry it is made on.
 //
 // Every tileable layer (Conv incl. depthwise/grouped/1-D, Gemm as FC/MatMul, Pool, Add) is seen
-// through one LayerGeom in DORY's terms (TILING.md "Policy interface"): channels, rows and columns
-// of input and output, kernel, strides, four pads, bit widths and the per-channel constants.
+// through one LayerGeom in DORY's terms (docs/tiling.md "Layers as the tiler sees them"): channels,
+// rows and columns of input and output, kernel, strides, four pads, bit widths and the per-channel
+// constants.
 //   Conv  [N=1, Cin, H, W] -> [Cout, Ho, Wo]          (1-D conv: H = 1)
 //   Gemm  A [M, K] x B [K, N] -> [M, N] seen as Cin = K, Cout = N, H = Ho = M, W = Wo = 1, k = 1×1
 //         (batched MatMul: batch = product of leading dims, tiled as an outer loop of whole batches)
@@ -65,7 +66,8 @@ struct LayerGeom {
 // Builds the geometry of a layer node; throws TilingError for a node the tiler cannot handle.
 LayerGeom layer_geom(const Graph& g, int node);
 
-// L3 -> L2 decision (TILING.md §1.5). When nothing is L3-tiled, slab == the whole layer.
+// L3 -> L2 decision (docs/tiling.md "L3 slab (`L3Tiling`)"). When nothing is L3-tiled, slab == the
+// whole layer.
 struct L3Tiling {
   bool input_in_l3 = false;      // the layer's input is read from L3 (slabs of rows)
   bool output_in_l3 = false;     // the output is written back to L3 (slabs of rows)
@@ -78,7 +80,7 @@ struct L3Tiling {
   bool operator==(const L3Tiling&) const = default;
 };
 
-// L2 -> L1 decision (TILING.md §1.3, §1.4, §2): the output tile extent and the input extent
+// L2 -> L1 decision (docs/tiling.md "L1 tile"): the output tile extent and the input extent
 // it needs, plus how the L1 buffers are multiplied.
 struct L1Tiling {
   int64_t n_out = 0, h_out = 0, w_out = 0;

@@ -1,6 +1,7 @@
 // Tile constraints of the cluster (PULP-NN-style) convolution kernels: what a tile handed to
 // the kernel must satisfy, independent of any tiling policy's objective. The tiler reads these
-// beside the policy's own rules (TILING.md §2.1, from Deeploy's PULPOpen tile constraints).
+// beside the policy's own rules (docs/tiling.md "Policy `deeploy`", from Deeploy's PULPOpen tile
+// constraints [97]).
 #pragma once
 #include <algorithm>
 #include <cstdint>

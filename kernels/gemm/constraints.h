@@ -1,6 +1,6 @@
-// Tile constraints of the cluster GEMM / linear kernels (TILING.md §2.1, from Deeploy's
-// PULPOpen GEMM tile constraint): the reduction dimension K is never split (no partial sums),
-// and when the output width N >= n_multiple its tile is a multiple of n_multiple.
+// Tile constraints of the cluster GEMM / linear kernels (docs/tiling.md "Policy `deeploy`",
+// from Deeploy's PULPOpen GEMM tile constraint [97]): the reduction dimension K is never split (no
+// partial sums), and when the output width N >= n_multiple its tile is a multiple of n_multiple.
 #pragma once
 #include <cstdint>
 

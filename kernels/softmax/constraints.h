@@ -1,5 +1,6 @@
-// Tile constraints and scratch of the cluster softmax kernels (TILING.md §2.1, Deeploy's
-// iSoftmaxTileConstraint: the last axis is never split, a tile holds whole rows).
+// Tile constraints and scratch of the cluster softmax kernels (docs/tiling.md "Layers without a
+// DORY rule", Deeploy's iSoftmaxTileConstraint [60]: the last axis is never split, a tile holds
+// whole rows).
 //   iSoftmax  PULPSoftmax_*: one uint32 buffer of the row length per core (Deeploy sizes it for
 //             8 cores: 8·4·L bytes, [60] PULPOpen/Templates/iSoftmaxTemplate.py), kept in L1.
 //   ITAMax    no scratch (two passes over the row, the exponentials recomputed).

@@ -1,7 +1,7 @@
-// Policy `deeploy` (TILING.md §2): hand-worked cases. Greedy largest-first in declaration order
-// (rows, columns, then channels) with look-ahead; memory Σ ceil4(bytes)·2 + im2col·1.
-// 8-bit layers, κ and λ as two Cout vectors of int32, no bias, NC = 8; not the first layer of a
-// network (no graph), so no max-bytes pass.
+// Policy `deeploy` (docs/tiling.md "Policy `deeploy`"): hand-worked cases. Greedy largest-first in
+// declaration order (rows, columns, then channels) with look-ahead; memory Σ ceil4(bytes)·2 +
+// im2col·1. 8-bit layers, κ and λ as two Cout vectors of int32, no bias, NC = 8; not the first
+// layer of a network (no graph), so no max-bytes pass.
 #include <catch2/catch.hpp>
 
 #include "tiler/tiler_util.h"

@@ -73,10 +73,10 @@ TEST_CASE("dory-2021: pointwise conv, hand-worked", "[tiler][dory2021]") {
   CHECK(t.reported_l1 == 15872);
 }
 
-// L3: the dory case (1x1, 64 -> 64, 4x4, L2 3000, L1 2500) gives the same L3 decision (§1.5
-// shared): n_out 4 with 1e8·[L1-fit]. The 4-channel slab: 2021 early exit W 256 + κλ 4·2·4 = 32
-// + in 1024 + out 64 + im2col 1024 = 2400 ≤ 2500 → whole; reported in 1024 + out 64 + 16·4
-// + W 256 + im2col 16·64 = 2432.
+// L3: the dory case (1x1, 64 -> 64, 4x4, L2 3000, L1 2500) gives the same L3 decision (the
+// L3→L2 rules are shared): n_out 4 with 1e8·[L1-fit]. The 4-channel slab: 2021 early exit W 256 +
+// κλ 4·2·4 = 32 + in 1024 + out 64 + im2col 1024 = 2400 ≤ 2500 → whole; reported in 1024 + out 64 +
+// 16·4 + W 256 + im2col 16·64 = 2432.
 TEST_CASE("dory-2021: L3 tiling, hand-worked", "[tiler][dory2021]") {
   const LayerGeom g = conv_geom(64, 64, 4, 4, 1, 1, 0, false);
   const LayerTiling t = tile_one("dory-2021", g, dory_spec(2500, 3000, 1));

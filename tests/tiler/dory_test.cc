@@ -1,5 +1,6 @@
-// Policy `dory`: hand-worked L2->L1 and L3->L2 cases (TILING.md §1.3, §1.5), the failure text
-// with its minimal budget, and agreement of the pruned search with a plain enumeration.
+// Policy `dory`: hand-worked L2->L1 and L3->L2 cases (docs/tiling.md "DORY's rules in formulas"),
+// the failure text with its minimal budget, and agreement of the pruned search with a plain
+// enumeration.
 // All layers: 8-bit, κ and λ per channel (n_c = 2, cb = 32), no bias, NC = 8 cores.
 #include <catch2/catch.hpp>
 
@@ -81,7 +82,7 @@ TEST_CASE("dory: pointwise conv, hand-worked (tie-break)", "[tiler][dory]") {
 }
 
 // L3 tiling: 1x1 conv, 64 -> 64, 4x4; L2 budget 3000 B, L1 budget 2500 B, input in L2.
-// §1.5 (1): whole layer in + out + W + κλ = 1024 + 1024 + 4096 + 512 = 6656 > 3000.
+// L3→L2 rule 1: whole layer in + out + W + κλ = 1024 + 1024 + 4096 + 512 = 6656 > 3000.
 // Attempt 0 (weights tiled, db_W 2, db_O 1, h_out = 4): M3 = 1024 + 1024 + 2·n·64 + 2·n·8
 //   = 2048 + 144·n ≤ 3000 → n ≤ 6.
 // [L1-fit]: 1024 + 16n + 64n + 8n + 1024 (im2col) + 20 < 2500 → n ≤ 4.
@@ -124,13 +125,13 @@ TEST_CASE("dory: infeasible layer names the layer and the minimal budget", "[til
   CHECK_THROWS_AS(tile_one("dory", g, dory_spec(624, 1000000, 1)), TilingError);
 }
 
-// --- the pruned search against a plain enumeration of §1.3 in DORY's order -------------------
+// --- the pruned search against a plain enumeration of the L2→L1 rules in DORY's order ------------
 
 namespace {
 
 struct Brute { int64_t n = 0, hi = 0, ho = 0, wi = 0, wo = 0, m = 0; bool found = false; };
 
-// Standard conv per §1.3 (b)-(g), smallest first, strict improvement; db, NC = 8, no bias.
+// Standard conv per rules (b)-(g), smallest first, strict improvement; db, NC = 8, no bias.
 Brute brute_std(const LayerGeom& g, int64_t budget, int64_t db) {
   Brute best;
   int64_t bestJ = 0;

@@ -1,6 +1,7 @@
 // Whole-graph tiling: policy registry, MobileNetV1-128 on GAP8 under `dory` (every tile within
-// the L1 budget, its footprint equal to §1.3 (d) recomputed here, geometry consistent), the
-// budget at which it stops being deployable, and layer_geom of the generated model.
+// the L1 budget, its footprint equal to rule (d) of docs/tiling.md "DORY's rules in formulas"
+// recomputed here, geometry consistent), the budget at which it stops being deployable, and
+// layer_geom of the generated model.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -63,7 +64,7 @@ TEST_CASE("tiler: MobileNetV1-128 on gap8 under dory", "[tiler][dory][mobilenet]
     CHECK(t.l1.db == 1);   // GAP8: blocking DMA, db = 1 (and 1 for whole tiles)
     CHECK(tile_count(geo, t) >= 1);
     if (t.l1.whole || geo.kind != OpKind::Conv) continue;
-    // §1.3 (d) recomputed (8-bit, n_c = 2, no bias, db = 1, NC = 8).
+    // rule (d) recomputed (8-bit, n_c = 2, no bias, db = 1, NC = 8).
     const int64_t n = t.l1.n_out, k = geo.kh * geo.kw;
     const int64_t im2col = geo.depthwise ? 8 * (geo.kh * (t.l1.n_in + geo.pt + geo.pb) + geo.kh)
                                          : 2 * 8 * k * t.l1.n_in;
