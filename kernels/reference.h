@@ -44,7 +44,8 @@ void reshape_reference(const View& x, const View& y);
 void transpose_reference(const TransposeParams& p, const View& x, const View& y);
 void quantize_reference(const QuantizeParams& p, const View& x, const View& y);
 void dequantize_reference(const DequantizeParams& p, const View& x, const View& y);
-// Transformer ops (DIALECTS.md §3.3, §3.5): rows along the last axis for softmax and norms.
+// Transformer ops (docs/dialects.md "Deeploy transformer ops"): rows along the last axis for
+// softmax and norms.
 void softmax_reference(const SoftmaxParams& p, const View& x, const View& y);
 void norm_reference(const NormParams& p, const View& x, const View& y);
 void act_reference(const ActParams& p, const View& x, const View& y, ArithMode mode = ArithMode::Exact);

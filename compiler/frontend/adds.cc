@@ -22,7 +22,7 @@ bool has_quantlab_attrs(const OnnxNode& n) {
   return false;
 }
 
-// QuantLab attribute Add (DIALECTS.md §2): AddParams with the per-input requants.
+// QuantLab attribute Add (docs/dialects.md "QuantLab"): AddParams with the per-input requants.
 Requant quantlab_add(const OnnxNode& n, AddParams& p) {
   auto side = [&](const std::string& pre, int64_t& mul, int64_t& add, int64_t& shift) {
     if (n.get_int(pre + "_rq", 0) == 0) return;

@@ -4,7 +4,7 @@
 // OnnxModel), or a *virtual* value that exists only until a consumer pattern absorbs it:
 //   Dequant: DequantizeLinear(q) in a QDQ graph; absorbed by Conv/Gemm/pool patterns, or
 //            materialised as a Dequantize node when something else needs the float tensor.
-//   Scaled:  NEMO's Mul(x, a) in front of a residual Add (DIALECTS.md §1.1 P3).
+//   Scaled:  NEMO's Mul(x, a) in front of a residual Add (docs/dialects.md "NEMO", P3).
 // Fusion claims ONNX nodes: a claimed node is skipped by the main loop. Fusing across a
 // tensor is allowed only when it has exactly one consumer and is not a graph output.
 // Internal to compiler/frontend.
@@ -33,7 +33,7 @@ struct Value {
   int materialized = -1;         // Dequantize node output once emitted
 };
 
-// A Pad chain that will merge into the conv / pool consuming it (DIALECTS.md §1.5).
+// A Pad chain that will merge into the conv / pool consuming it (docs/dialects.md "NEMO", P6).
 struct PendingPad {
   std::string src;               // tensor feeding the first Pad
   int64_t t = 0, l = 0, b = 0, r = 0;

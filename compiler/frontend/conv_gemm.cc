@@ -1,5 +1,6 @@
 // Conv, Gemm and MatMul anchors of the integer dialects: the op's own attributes, merged
-// Pads (DIALECTS.md §1.5), its bias, then the requant chain that follows (requant_chain.h).
+// Pads (docs/dialects.md "NEMO", P6), its bias, then the requant chain that follows
+// (requant_chain.h).
 // The result is one Conv or Gemm node: NEMO P1 / QuantLab / Deeploy RequantShift layers, or a
 // raw int32 accumulator (NEMO P7, Deeploy PW_2D, BARVINN SimpleConv). Inputs coming from
 // DequantizeLinear are handed to the QDQ importer (qdq_ops.cc).

@@ -1,11 +1,12 @@
-// Dialect recognition and the graph-input dtype conventions of each dialect.
-//   qdq       QuantizeLinear / DequantizeLinear / QLinear* / *Integer ops (DIALECTS.md §4)
-//   deeploy   RequantShift or another QuantLib custom op, or the PACTOps / contrib domain (§3)
-//   quantlab  QuantLab's informational attributes (weight_bits, out_bits, in1_mul, ...) (§2)
+// Dialect recognition and the graph-input dtype conventions of each dialect (docs/dialects.md,
+// one section per dialect):
+//   qdq       QuantizeLinear / DequantizeLinear / QLinear* / *Integer ops
+//   deeploy   RequantShift or another QuantLib custom op, or the PACTOps / contrib domain
+//   quantlab  QuantLab's informational attributes (weight_bits, out_bits, in1_mul, ...)
 //   fakequant float fake-quantisation graph: Round inside Div / Add / Round / Clip quantisers
-//             (Deeploy's Transformer_DeepQuant, §3.5); float inputs stay F32
-//   nemo      integer-valued float graph with Div / Clip / Cast / Floor requant chains (§1)
-//   onnx-int  anything else: an integer-valued float graph without requant (BARVINN, §5)
+//             (Deeploy's Transformer_DeepQuant); float inputs stay F32
+//   nemo      integer-valued float graph with Div / Clip / Cast / Floor requant chains
+//   onnx-int  anything else: an integer-valued float graph without requant (BARVINN)
 // Inputs: NEMO and QuantLab activations are uint8 by convention. Deeploy and plain integer
 // graphs take ImportOptions' default and mark the dtype as inferred, so that load_inputs may
 // re-type from the data (Deeploy's runner infers the type from the value range). Inputs

@@ -1,6 +1,6 @@
-// Float fake-quantisation graphs (dialect "fakequant", DIALECTS.md §3.5: Deeploy's
-// Models/Transformer_DeepQuant). Every quantiser is Div(s) → Add(z) → Round → Clip(lo, hi) and
-// every dequantiser Sub(z) → Mul(s), all on float32 tensors. The importer
+// Float fake-quantisation graphs (dialect "fakequant", docs/dialects.md "Deeploy transformer ops":
+// Deeploy's Models/Transformer_DeepQuant). Every quantiser is Div(s) → Add(z) → Round →
+// Clip(lo, hi) and every dequantiser Sub(z) → Mul(s), all on float32 tensors. The importer
 //   * folds the quantisers of constants (weights, bias) at import time, in float32 in graph
 //     order (fold_constants), so the integer weights become ordinary integer constants;
 //   * turns every run of element-wise float ops on a runtime tensor into one FloatChain node,

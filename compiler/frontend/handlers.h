@@ -48,7 +48,8 @@ void import_qlinear_matmul(Builder& b, const OnnxNode& n);
 void import_conv_integer(Builder& b, const OnnxNode& n);
 void import_matmul_integer(Builder& b, const OnnxNode& n);
 
-// transformer_ops.cc: Deeploy's integer transformer ops (DIALECTS.md §3.3)
+// transformer_ops.cc: Deeploy's integer transformer ops
+// (docs/dialects.md "Deeploy transformer ops")
 void import_softmax(Builder& b, const OnnxNode& n);       // iSoftmax, ITAMax
 void import_norm(Builder& b, const OnnxNode& n);          // iRMSNorm, iLayerNorm
 void import_act(Builder& b, const OnnxNode& n);           // iHardswish, iGELU (+ RequantShift)
@@ -56,14 +57,16 @@ void import_integer_mean(Builder& b, const OnnxNode& n);  // IntegerMean
 void import_gather(Builder& b, const OnnxNode& n);        // Gather with a scalar index
 void import_runtime_mul(Builder& b, const OnnxNode& n);   // Mul of two runtime tensors
 
-// fakequant.cc: float fake-quantisation chains (DIALECTS.md §3.5, dialect "fakequant")
+// fakequant.cc: float fake-quantisation chains, dialect "fakequant"
+// (docs/dialects.md "Deeploy transformer ops")
 void import_float_chain(Builder& b, const OnnxNode& n);
 bool is_float_chain_op(const std::string& op);
 // Folds Cast / Div / Add / Sub / Mul / Round / Clip / Transpose nodes whose inputs are all
 // constants into constants, in float32 (the constant quantisers of weights and bias).
 void fold_constants(OnnxModel& m);
 
-// tail.cc: the graph outputs after dropping NEMO / QuantLab tails (DIALECTS.md §1.1, §2)
+// tail.cc: the graph outputs after dropping NEMO / QuantLab tails (docs/dialects.md "NEMO",
+// "QuantLab")
 std::vector<std::string> drop_tail(Builder& b);
 
 // dialect.cc

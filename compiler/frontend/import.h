@@ -1,7 +1,8 @@
-// ONNX front end: reads an int8 ONNX network in any dialect of DIALECTS.md (DORY/NEMO,
+// ONNX front end: reads an int8 ONNX network in any dialect of docs/dialects.md (DORY/NEMO,
 // QuantLab, Deeploy/QuantLib, standard QDQ and QLinear/Integer ops, BARVINN integer-valued
 // float) and returns one integer Graph of fused ops. The protobuf is parsed directly; the
-// ONNX checker is not used (DIALECTS.md §0 rule 3): each node is validated by edgesim itself.
+// ONNX checker is not used (docs/dialects.md "How the importer works", step 1): each node is
+// validated by edgesim itself.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -1,6 +1,6 @@
 // Layout ops and identities.
 //   Pad: a chain of constant-0 Pads feeding a Conv or pool merges into that op's pads
-//        (H/W only; N/C padding there is an error; DIALECTS.md §1.5); all-zero Pads are
+//        (H/W only; N/C padding there is an error; docs/dialects.md "NEMO", P6); all-zero Pads are
 //        identities; anything else becomes a Pad node.
 //   Reshape / Flatten / Squeeze / Unsqueeze -> Reshape node (NCHW kept, ONNX element order);
 //   Transpose -> Transpose; Concat -> Concat (negative axis normalised).

@@ -1,8 +1,8 @@
 // Loading an ONNX file into OnnxModel: protobuf parse (with size and sanity checks so that
 // garbage, truncated or non-ONNX files fail with one line), constants from initializers,
 // Constant nodes and ImportOptions, the real graph inputs (graph.input minus constants,
-// DIALECTS.md §0 rule 4), producer / consumer maps, and attribute decoding. The ONNX checker
-// is deliberately not used (§0 rule 3).
+// docs/dialects.md "How the importer works"), producer / consumer maps, and attribute decoding.
+// The ONNX checker is deliberately not used (same section, step 1).
 #include <set>
 
 #include <google/protobuf/io/coded_stream.h>

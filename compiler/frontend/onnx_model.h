@@ -1,8 +1,9 @@
 // OnnxModel: the ONNX file as the importer sees it, decoded once from the protobuf into plain
 // structs. Constants from every source (initializers, Constant nodes, ImportOptions constant
 // inputs) sit in one table; attributes are normalised so that an INT, an integral FLOAT, a
-// 0-d / 1-element TENSOR or a 1-element list all read as the same integer (DIALECTS.md §0
-// rules 5 and 7). Nothing here knows about dialects or the IR. Internal to compiler/frontend.
+// 0-d / 1-element TENSOR or a 1-element list all read as the same integer (docs/dialects.md
+// "How the importer works", steps 2 and 4). Nothing here knows about dialects or the IR. Internal
+// to compiler/frontend.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -4,7 +4,7 @@
 // An integer AveragePool is only meaningful as the window sum: ONNX's float mean times
 // kh·kw. The Mul(kh·kw) is therefore required and folded into PoolParams::Kind::Sum; the
 // division that follows (Mul(m) → Div(2^s) → Floor, or a RequantShift) becomes the pool's
-// requant. Merged Pads add to the pool's own pads (DIALECTS.md §1.5).
+// requant. Merged Pads add to the pool's own pads (docs/dialects.md "NEMO", P6).
 #include <algorithm>
 
 #include "compiler/frontend/handlers.h"

@@ -1,6 +1,6 @@
-// Shared pieces of the standard-ONNX int8 importers (DIALECTS.md §4): quantisation
-// parameters, the [Relu | Clip] → QuantizeLinear tail of a QDQ group, and the construction
-// of Conv / Gemm nodes with the float requant y = clamp(rne(acc·x_s·w_s/y_s) + y_zp).
+// Shared pieces of the standard-ONNX int8 importers (docs/dialects.md "Standard ONNX int8"):
+// quantisation parameters, the [Relu | Clip] → QuantizeLinear tail of a QDQ group, and the
+// construction of Conv / Gemm nodes with the float requant y = clamp(rne(acc·x_s·w_s/y_s) + y_zp).
 // Internal to compiler/frontend.
 #pragma once
 #include <string>

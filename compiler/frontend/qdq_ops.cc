@@ -1,9 +1,8 @@
-// QDQ groups (DIALECTS.md §4): DQ(x), DQ(w) [, DQ(bias int32)] → Conv / Gemm / MatMul
-// [→ Relu / Clip] → Q, and DQ(x) → MaxPool / AveragePool / GlobalAveragePool → Q, imported as
-// one integer node with QLinearConv semantics: zero points as params, the float requant
-// scale[c] = x_s·w_s[c]/y_s computed in double from the float32 scales, rne, clamp to the
-// output type narrowed by Relu / Clip. Also the Conv / Gemm emitters that QLinearConv and
-// QLinearMatMul share.
+// QDQ groups (docs/dialects.md "Standard ONNX int8"): DQ(x), DQ(w) [, DQ(bias int32)] → Conv / Gemm
+// / MatMul [→ Relu / Clip] → Q, and DQ(x) → MaxPool / AveragePool / GlobalAveragePool → Q, imported
+// as one integer node with QLinearConv semantics: zero points as params, the float requant scale[c]
+// = x_s·w_s[c]/y_s computed in double from the float32 scales, rne, clamp to the output type
+// narrowed by Relu / Clip. Also the Conv / Gemm emitters that QLinearConv and QLinearMatMul share.
 #include <cmath>
 
 #include <fmt/format.h>

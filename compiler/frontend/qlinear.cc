@@ -1,4 +1,4 @@
-// The opset-10 integer operators of standard ONNX (DIALECTS.md §4):
+// The opset-10 integer operators of standard ONNX (docs/dialects.md "Standard ONNX int8"):
 //   QLinearConv(x, x_s, x_zp, w, w_s, w_zp, y_s, y_zp[, B])   -> Conv + float requant
 //   QLinearMatMul(a, a_s, a_zp, b, b_s, b_zp, y_s, y_zp)       -> Gemm + float requant
 //   ConvInteger(x, w[, x_zp[, w_zp]])                          -> Conv, raw int32

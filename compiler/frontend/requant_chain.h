@@ -1,5 +1,5 @@
 // The integer requant chain that follows a Conv / Gemm / MatMul / pool / Add in the integer
-// dialects, folded into one canonical Requant (DIALECTS.md §0):
+// dialects, folded into one canonical Requant (docs/dialects.md "What each dialect becomes"):
 //   NEMO P1/P2/P4 tail:  Mul(κ) → Add(λ) → [Cast] → Mul(m) → Div(d) → [Cast] → Clip
 //   QuantLab:            Mul(mul) → Add(add) → Div(2^q) → [Add(0.5)] → Floor → Clip
 //   Deeploy:             [Add(bias)] → RequantShift(mul, add; div, n_levels, signed)
@@ -46,8 +46,8 @@ Requant requant_shift_params(Builder& b, const OnnxNode& n, const Shape& shape);
 // Clip bounds of a Clip node (attributes before opset 11, inputs after), as integers.
 void clip_bounds(Builder& b, const OnnxNode& n, int64_t& lo, int64_t& hi);
 
-// TrueIntegerDiv's multiplier ⌊Δ·η / (y·η + ε)⌋ (DIALECTS.md §3.3); ImportError when the divisor
-// is not positive.
+// TrueIntegerDiv's multiplier ⌊Δ·η / (y·η + ε)⌋ (docs/dialects.md "Deeploy transformer ops");
+// ImportError when the divisor is not positive.
 int64_t true_integer_div_factor(const OnnxNode& n);
 
 // A standalone integer requant that returns every value of [lo, hi] unchanged (k·mul = 2^shift,

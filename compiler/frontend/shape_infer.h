@@ -1,7 +1,8 @@
 // The importer's own shape inference for the ops it imports (ONNX shape inference is not
-// used, DIALECTS.md §0 rule 3). Each function throws ImportError naming the node when the
-// shapes do not fit. Broadcasting, MatMul and pooling sizes reuse kernels/core/shape_rules.h
-// so that the importer, the validator and the kernels agree. Internal to compiler/frontend.
+// used, docs/dialects.md "How the importer works", step 1). Each function throws ImportError naming
+// the node when the shapes do not fit. Broadcasting, MatMul and pooling sizes reuse
+// kernels/core/shape_rules.h so that the importer, the validator and the kernels agree. Internal to
+// compiler/frontend.
 #pragma once
 #include <vector>
 

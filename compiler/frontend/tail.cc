@@ -1,9 +1,9 @@
-// Dropping the NEMO / QuantLab tail (DIALECTS.md §1.1 "tail", §1.6, §2): after the last FC
-// the exporters append Gather, Unsqueeze, Sigmoid, LogSoftmax (and QuantLab a Concat of them)
-// that DORY does not deploy. A node is part of the tail when its op is one of those and all
-// of its outputs go only to graph outputs or other tail nodes. The graph outputs then become
-// the tensors that feed the tail, which must be produced by a Gemm or MatMul (the last FC);
-// otherwise nothing is dropped and the tail ops fail later as unsupported.
+// Dropping the NEMO / QuantLab tail (docs/dialects.md "NEMO", row "tail"; "QuantLab"): after the
+// last FC the exporters append Gather, Unsqueeze, Sigmoid, LogSoftmax (and QuantLab a Concat of
+// them) that DORY does not deploy. A node is part of the tail when its op is one of those and all
+// of its outputs go only to graph outputs or other tail nodes. The graph outputs then become the
+// tensors that feed the tail, which must be produced by a Gemm or MatMul (the last FC); otherwise
+// nothing is dropped and the tail ops fail later as unsupported.
 #include <set>
 
 #include "compiler/frontend/handlers.h"

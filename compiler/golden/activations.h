@@ -1,5 +1,5 @@
-// Deeploy activations.npz (networks/README.md §1.2, DIALECTS.md §3.1): intermediate tensors
-// under QuantLib module names, matched to the golden model's tensors by shape and value.
+// Deeploy activations.npz (docs/verify.md "Deeploy tests", "Golden file formats"): intermediate
+// tensors under QuantLib module names, matched to the golden model's tensors by shape and value.
 // Candidates for an array are, among tensors of the same shape once unit axes are dropped:
 //   * every graph tensor (inputs, constants, node outputs), and
 //   * every fused node's value before its fused requant (the int32 accumulator of a Conv /

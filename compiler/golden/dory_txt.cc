@@ -1,8 +1,8 @@
 // DORY text golden files (input.txt, out_layer<N>.txt, output.txt): the reader algorithm of
-// networks/README.md §1.1, nothing more permissive. Line 1 is a header in one of several
-// mislabelled variants, so it is skipped unread; each further line is one integer, optionally
-// written with an all-zero fraction ("36.000"), followed by "," and optionally "\". Anything
-// else is rejected with file:line so a corrupted or foreign file never passes silently.
+// docs/verify.md "Golden file formats", nothing more permissive. Line 1 is a header in one of
+// several mislabelled variants, so it is skipped unread; each further line is one integer,
+// optionally written with an all-zero fraction ("36.000"), followed by "," and optionally "\".
+// Anything else is rejected with file:line so a corrupted or foreign file never passes silently.
 #include <cstdint>
 #include <limits>
 #include <string>

@@ -1,6 +1,6 @@
 // Golden-file readers and comparison for `edgesim verify` (and later `edgesim run`):
-//   - DORY text files: input.txt, out_layer<N>.txt (networks/README.md §1.1)
-//   - Deeploy .npz archives (ZIP of .npy; networks/README.md §1.2), matched by position
+//   - DORY text files: input.txt, out_layer<N>.txt (docs/verify.md "Golden file formats")
+//   - Deeploy .npz archives (ZIP of .npy; same section), matched by position
 //   - ONNX TensorProto .pb files (libonnx-testdata input_<i>.pb / output_<j>.pb)
 // All readers throw GoldenError with a one-line message naming the file (and line / member).
 #pragma once
@@ -71,13 +71,14 @@ GoldenArray read_tensor_pb(const std::string& path);
 // Parses one .npy file image (format 1.0-3.0; numeric descr only; Fortran order is reordered to
 // C order). `name` is used in error messages and stored in the result.
 GoldenArray parse_npy(const std::string& bytes, const std::string& name);
-// MV1-128's last golden holds int32 logits as 4 byte lines each (networks/README.md §1.1):
+// MV1-128's last golden holds int32 logits as 4 byte lines each
+// (docs/verify.md "Golden file formats"):
 // logit_i = b[4i] | b[4i+1]<<8 | b[4i+2]<<16 | b[4i+3]<<24, two's complement.
 // Throws GoldenError if the count is not a multiple of 4 or a value is outside 0..255.
 std::vector<int64_t> dory_bytes_to_int32(const std::vector<int64_t>& bytes);
 
-// Layout of per-layer DORY golden files (networks/README.md §2): HWC for most networks
-// ([L, C] for 1-D is HWC with H = 1), CHW for SmartAgri-net and dscnn_test.
+// Layout of per-layer DORY golden files (docs/verify.md "Golden data", "Reference networks"): HWC
+// for most networks ([L, C] for 1-D is HWC with H = 1), CHW for SmartAgri-net and dscnn_test.
 enum class GoldenLayout { HWC, CHW };
 
 // For a tensor of ONNX shape s (NCHW; [N, C, L] for 1-D), the flat tensor index stored at each

@@ -1,8 +1,8 @@
-// Loading graph inputs from golden data (networks/README.md §1, docs/dialects.md): array i of
-// the source goes to the i-th real graph input (extra trailing arrays are ignored: Deeploy
-// ships weights there). DORY input.txt files are channels-last (HWC, or [L, C] in 1-D) and are
-// permuted into the graph's NCHW input. Values are checked to be integers within the input's
-// dtype; an input whose dtype the importer only guessed (declared FLOAT in the file) is
+// Loading graph inputs from golden data (docs/verify.md "Inputs", "Golden file formats";
+// docs/dialects.md): array i of the source goes to the i-th real graph input (extra trailing arrays
+// are ignored: Deeploy ships weights there). DORY input.txt files are channels-last (HWC, or [L, C]
+// in 1-D) and are permuted into the graph's NCHW input. Values are checked to be integers within
+// the input's dtype; an input whose dtype the importer only guessed (declared FLOAT in the file) is
 // re-typed from the data's value range first, as Deeploy's own test runner does.
 #include <cmath>
 #include <filesystem>

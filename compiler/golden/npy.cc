@@ -1,4 +1,4 @@
-// .npy parser for the members of Deeploy .npz archives (networks/README.md §1.2).
+// .npy parser for the members of Deeploy .npz archives (docs/verify.md "Golden file formats").
 // Format (numpy NEP 1): magic "\x93NUMPY", version (1.0: u16 header length; 2.0/3.0: u32),
 // then a Python dict literal {'descr': '<i8', 'fortran_order': False, 'shape': (1, 3), }
 // padded with spaces, then the raw data. Only numeric descrs are accepted (b1, i1-i8, u1-u8,

@@ -1,10 +1,10 @@
-// Deeploy .npz archives: a ZIP of .npy members (networks/README.md §1.2). libzip does the
-// container work: it takes sizes and offsets from the central directory (Deeploy's local
-// headers carry ZIP64 extra fields and, in six members, 0xFFFFFFFF sizes), and handles both
-// stored and deflated members. Members come back in archive order, since arrays are matched to
-// graph tensors by position, never by name. Each member is streamed, bounded by its .npy header
-// (and what the caller expects of it), and read to its end so that libzip checks its CRC-32
-// (golden.h, NpzArchive).
+// Deeploy .npz archives: a ZIP of .npy members (docs/verify.md "Golden file formats"). libzip does
+// the container work: it takes sizes and offsets from the central directory (Deeploy's local
+// headers carry ZIP64 extra fields and, in six members, 0xFFFFFFFF sizes), and handles both stored
+// and deflated members. Members come back in archive order, since arrays are matched to graph
+// tensors by position, never by name. Each member is streamed, bounded by its .npy header (and what
+// the caller expects of it), and read to its end so that libzip checks its CRC-32 (golden.h,
+// NpzArchive).
 #include <algorithm>
 #include <array>
 #include <cstring>

@@ -1,6 +1,6 @@
-// Integer activations of Deeploy's graphs (DIALECTS.md §3.3), element-wise, each optionally
-// followed by the RequantShift Deeploy merges into it (iHardswishRequantMergePass,
-// iGELURequantMergePass: the RQSiHardswish / RQSiGELU kernels):
+// Integer activations of Deeploy's graphs (docs/dialects.md "Deeploy transformer ops"),
+// element-wise, each optionally followed by the RequantShift Deeploy merges into it
+// (iHardswishRequantMergePass, iGELURequantMergePass: the RQSiHardswish / RQSiGELU kernels):
 //   iHardswish (one_over_six K, six S6, three S3):  a = x · (clamp(x + S3, 0, S6) · K)
 //   iGELU (b < 0, one):   q = min(|x|, −b);  L = sgn(x)·(one − (q + b)²);  a = x · ((one + L) >> 1)
 //   y = rq.apply(a)      (rq.kind None: y = a, int32)

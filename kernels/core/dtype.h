@@ -1,5 +1,5 @@
 // DType: element types of edgesim tensors. Integer types carry the exact integer semantics of
-// DIALECTS.md; F32 exists only at the boundary of QDQ graphs (QuantizeLinear input,
+// docs/dialects.md; F32 exists only at the boundary of QDQ graphs (QuantizeLinear input,
 // DequantizeLinear output) and for the float Deeploy test that later issues may add.
 #pragma once
 #include <cstddef>

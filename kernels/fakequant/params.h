@@ -1,6 +1,6 @@
-// Float fake-quantisation chains (DIALECTS.md §3.5, Models/Transformer_DeepQuant): a sequence of
-// element-wise ONNX ops with one constant operand each, evaluated in IEEE float32 in graph
-// order, exactly as the float golden was produced:
+// Float fake-quantisation chains (docs/dialects.md "Deeploy transformer ops",
+// Models/Transformer_DeepQuant): a sequence of element-wise ONNX ops with one constant operand
+// each, evaluated in IEEE float32 in graph order, exactly as the float golden was produced:
 //   Add c, Sub c (x − c, or c − x when `reversed`), Mul c, Div c (x / c, or c / x), Round (half to
 //   even, ONNX Round), Clip [lo, hi].
 // The input is read as float32 (integers convert exactly below 2^24, which the importer checks);

@@ -41,8 +41,8 @@ struct TensorDesc {
   Shape shape;
   std::optional<Tensor> constant;   // set for weights and other initializers
   // Graph inputs declared FLOAT (or INT32) in the ONNX file although they hold small integers
-  // (DIALECTS.md §3.1): the dtype is the importer's guess and load_inputs may re-type the
-  // input from the data's value range, as Deeploy does.
+  // (docs/dialects.md "Deeploy / QuantLib"; docs/verify.md "Inputs"): the dtype is the importer's
+  // guess and load_inputs may re-type the input from the data's value range, as Deeploy does.
   bool dtype_inferred = false;
   bool is_const() const { return constant.has_value(); }
 };

@@ -1,4 +1,5 @@
-// Integer row normalisations along the last axis (DIALECTS.md §3.3), L = row length, D = 2^log2_d:
+// Integer row normalisations along the last axis (docs/dialects.md "Deeploy transformer ops"),
+// L = row length, D = 2^log2_d:
 //   iRMSNorm(x, w):      S = ⌊Σ x² / L⌋ + 1;  r = ⌊√S⌋
 //                        y = clamp( trunc(x·w / r) >> log2_d, −N/2, N/2 − 1 )
 //   iLayerNorm(x, w, b): μ = trunc(Σ x / L);  V = ⌊Σ (x − μ)² / L⌋ + 1;  r = ⌊√V⌋

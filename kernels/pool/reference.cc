@@ -1,8 +1,9 @@
 // Reference pooling: Max (padded positions ignored) and integer Sum (padded positions add 0),
-// both over x − x_zp (QDQ pools; 0 elsewhere), then the fused requant per channel. Windows follow the params literally (DIALECTS.md §1.2
-// P4: a 7×7/stride-7 pool over 13×13 reads only the top-left window). The output size is
-// taken from y and checked against pool_out_size (floor or ceil mode); windows clipped by the
-// input border simply cover fewer elements. Global pooling uses one window over the whole map.
+// both over x − x_zp (QDQ pools; 0 elsewhere), then the fused requant per channel. Windows follow
+// the params literally (docs/dialects.md "NEMO", P4: a 7×7/stride-7 pool over 13×13 reads only the
+// top-left window). The output size is taken from y and checked against pool_out_size (floor or
+// ceil mode); windows clipped by the input border simply cover fewer elements. Global pooling uses
+// one window over the whole map.
 #include <algorithm>
 #include <stdexcept>
 #include <string>

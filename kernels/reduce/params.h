@@ -1,4 +1,4 @@
-// IntegerMean (Deeploy, DIALECTS.md §3.3): the rounded mean over `axes`.
+// IntegerMean (Deeploy, docs/dialects.md "Deeploy transformer ops"): the rounded mean over `axes`.
 //   n = Π shape[axes];  S = Σ over axes
 //   n a power of two:  y = (S + n/2) >> log2(n)                  (round half up; verified)
 //   otherwise:         y = trunc((S + sgn(S)·⌊n/2⌋) / n)          (round half away from zero, as

@@ -1,4 +1,5 @@
-// Integer softmax along the last axis (DIALECTS.md §3.3), the two forms Deeploy's graphs use:
+// Integer softmax along the last axis (docs/dialects.md "Deeploy transformer ops"), the two forms
+// Deeploy's graphs use:
 //   iSoftmax (I-BERT style, attributes coeffA A, coeffB B, coeffC C, log2 L, n_levels N):
 //     m = max_j x_j;  d_j = x_j − m;  z_j = min(⌊−d_j / L⌋, 31);  p_j = d_j + z_j·L
 //     e_j = (A·(p_j + B)² + C) >> z_j;   y_j = ⌊e_j·(N − 1) / Σ_k e_k⌋        ∈ [0, N − 1]

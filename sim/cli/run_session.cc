@@ -46,8 +46,9 @@ std::vector<Tensor> choose_inputs(Graph& g, const RunOptions& a, std::string& la
 }
 
 // Graph inputs whose dtype the importer only guessed (Deeploy graphs declare FLOAT inputs,
-// DIALECTS.md §3.1) are typed from the data's range when an input file is given; without one the
-// guess stands, and the graph (and its cycles) can differ from the verified run's.
+// docs/dialects.md "Deeploy / QuantLib") are typed from the data's range when an input file is
+// given; without one the guess stands, and the graph (and its cycles) can differ from the verified
+// run's.
 std::string guessed_input_types_warning(const Graph& g, const RunOptions& a) {
   if (a.input_source || !a.inputs.empty() || !inputs_next_to(a.expected).empty()) return "";
   int n = 0;

@@ -47,7 +47,8 @@ double best_ms(int reps, F&& f) {
   return best;
 }
 
-// networks/README.md §2: these two networks write their per-layer goldens in CHW order.
+// docs/verify.md "Reference networks": these two networks write their per-layer goldens in CHW
+// order.
 GoldenLayout layout_of(const std::string& net) {
   return (net == "SmartAgri-net" || net == "dscnn_test") ? GoldenLayout::CHW : GoldenLayout::HWC;
 }

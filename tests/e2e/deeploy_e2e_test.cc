@@ -1,7 +1,7 @@
-// End to end on the Deeploy tests (networks/README.md §3): all 35 tests, CNNs and transformers
-// alike, reproduce outputs.npz bit-exactly from inputs.npz (arrays matched by position), and
-// every activations.npz array equals a tensor of the golden model (or a fused node's value
-// before its requant) or has no tensor in the fused graph — none differs.
+// End to end on the Deeploy tests (docs/verify.md "Reference networks"): all 35 tests, CNNs and
+// transformers alike, reproduce outputs.npz bit-exactly from inputs.npz (arrays matched by
+// position), and every activations.npz array equals a tensor of the golden model (or a fused node's
+// value before its requant) or has no tensor in the fused graph — none differs.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -83,7 +83,7 @@ TEST_CASE("e2e Deeploy: all 35 tests reproduce outputs.npz bit-exactly", "[e2e][
   CHECK(run.results.size() == g.outputs.size());
 }
 
-// activations.npz (DIALECTS.md §3.1), through the checker `edgesim verify` uses
+// activations.npz (docs/verify.md "Deeploy tests"), through the checker `edgesim verify` uses
 // (compiler/golden/activations.h). The only arrays without a tensor are microLlama's 8
 // TrueIntegerDiv products, merged into their RequantShift as Deeploy does.
 TEST_CASE("e2e Deeploy: activations.npz arrays match graph tensors by shape and value",

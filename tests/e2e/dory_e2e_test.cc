@@ -1,7 +1,7 @@
-// End to end on the DORY networks (networks/README.md §2): every network directory under
-// shared/networks/dory that has an ONNX file is imported, fed its input.txt, interpreted with
-// the exact-divisor arithmetic, and every out_layer<N>.txt must match bit-exactly. The golden
-// count must equal the graph's layer count, which pins the frontend's layer numbering.
+// End to end on the DORY networks (docs/verify.md "Reference networks"): every network directory
+// under shared/networks/dory that has an ONNX file is imported, fed its input.txt, interpreted with
+// the exact-divisor arithmetic, and every out_layer<N>.txt must match bit-exactly. The golden count
+// must equal the graph's layer count, which pins the frontend's layer numbering.
 #include <filesystem>
 #include <map>
 
@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Networks whose per-layer goldens are CHW (networks/README.md §2); all others are HWC/[L, C].
+// Networks whose per-layer goldens are CHW (docs/verify.md "Reference networks"); all others are
+// HWC/[L, C].
 bool chw_goldens(const std::string& net) { return net == "SmartAgri-net" || net == "dscnn_test"; }
 
 struct DoryNet {
@@ -81,7 +82,8 @@ TEST_CASE("e2e DORY: proxylessnas with DORY's shift arithmetic differs, final lo
   shift.mode = ArithMode::DoryShift;
   const auto run = edgesim::test::verify_network(g, dir + "/input.txt", dir, {}, shift);
   INFO(run.report);
-  // DIALECTS.md §1.4: end to end, errors propagate (up to 7 LSB) but the two logits are unchanged.
+  // docs/dialects.md "Exact divisor or shift": end to end, errors propagate (up to 7 LSB) but the
+  // two logits are unchanged.
   CHECK(run.failed > 0);
   REQUIRE(run.results.size() == 23);
   CHECK(run.results[0].ok());         // layer 0 has no 2^n - 1 divisor effect

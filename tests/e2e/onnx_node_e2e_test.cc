@@ -1,7 +1,7 @@
-// End to end on the ONNX backend node tests of the int8 ops (DIALECTS.md §4, Debian
-// libonnx-testdata 1.12). Every graph input except input 0 (scales, zero points, weights) is
-// bound as a constant, as a deployment flow would see them; input 0 comes from input_0.pb and
-// every output_<j>.pb must match exactly (float outputs compared as float32).
+// End to end on the ONNX backend node tests of the int8 ops (docs/dialects.md "Standard ONNX int8",
+// Debian libonnx-testdata 1.12). Every graph input except input 0 (scales, zero points, weights) is
+// bound as a constant, as a deployment flow would see them; input 0 comes from input_0.pb and every
+// output_<j>.pb must match exactly (float outputs compared as float32).
 #include <filesystem>
 
 #include <catch2/catch.hpp>

@@ -1,9 +1,9 @@
-// End to end on Deeploy's transformer-class tests (networks/README.md §3; the CNN-class ones run in
-// run_e2e_test.cc): each of the 12 is run through the whole flow (run_flow: import, inputs.npz
-// with re-typing, engines, tiling, schedule, simulation with data) on siracusa and gap9 under
-// dory and deeploy and on siracusa under untiled (so are the 23 CNN-class tests, under untiled):
-// the simulated outputs equal the golden model bit-exactly, the golden model equals outputs.npz,
-// and the cycle total is printed.
+// End to end on Deeploy's transformer-class tests (docs/verify.md "Reference networks"; the
+// CNN-class ones run in run_e2e_test.cc): each of the 12 is run through the whole flow (run_flow:
+// import, inputs.npz with re-typing, engines, tiling, schedule, simulation with data) on siracusa
+// and gap9 under dory and deeploy and on siracusa under untiled (so are the 23 CNN-class tests,
+// under untiled): the simulated outputs equal the golden model bit-exactly, the golden model equals
+// outputs.npz, and the cycle total is printed.
 #include <iostream>
 
 #include <catch2/catch.hpp>

@@ -1,8 +1,8 @@
-// Frontend on the Deeploy / QuantLib tests (DIALECTS.md §3): every CNN-class test imports
-// with the MACs of networks/deeploy/PROVENANCE.md; RequantShift folds to round-half-up with
-// per-channel / per-row / per-column axes; inputs are dtype_inferred; the transformer and float
-// tests import as fused transformer ops (DIALECTS.md §3.3-3.5). Outputs are checked bit-exactly
-// in tests/e2e.
+// Frontend on the Deeploy / QuantLib tests (docs/dialects.md "Deeploy / QuantLib"): every
+// CNN-class test imports with the MACs of docs/verify.md "Reference networks"; RequantShift folds
+// to round-half-up with per-channel / per-row / per-column axes; inputs are dtype_inferred; the
+// transformer and float tests import as fused transformer ops (docs/dialects.md
+// "Deeploy transformer ops"). Outputs are checked bit-exactly in tests/e2e.
 #include <catch2/catch.hpp>
 
 #include "compiler/frontend/import.h"
@@ -190,7 +190,7 @@ TEST_CASE("frontend Deeploy: transformer tests import as fused transformer ops",
     int64_t macs;
     int softmax, norm, act, mul, mean, gather, fquant;
   };
-  // MACs from networks/deeploy/PROVENANCE.md; op counts from its op histograms (iHardswish and
+  // MACs and custom-op counts from docs/verify.md "Reference networks" (iHardswish and
   // iGELU each absorb their RequantShift; Mul is the gated MLP's product of two activations).
   const Row table[] = {
       {"Kernels/Integer/Attention", 557056, 1, 0, 0, 0, 0, 0, 0},

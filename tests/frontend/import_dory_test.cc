@@ -1,6 +1,7 @@
 // Frontend on the DORY networks (NEMO and QuantLab dialects): layer counts and MACs against
-// networks/dory/PROVENANCE.md, dtypes, and the folded requant parameters of representative
-// layers (DIALECTS.md §1.3, §2). Bit-exactness against the goldens is checked in tests/e2e.
+// docs/verify.md "Reference networks", dtypes, and the folded requant parameters of
+// representative layers (docs/dialects.md "NEMO", "QuantLab"). Bit-exactness against the goldens is
+// checked in tests/e2e.
 #include <catch2/catch.hpp>
 
 #include "compiler/frontend/import.h"

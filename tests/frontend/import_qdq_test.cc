@@ -1,6 +1,6 @@
-// Frontend on standard ONNX int8 (DIALECTS.md §4): the libonnx-testdata node tests imported
-// with ImportOptions::constant_inputs, QDQ groups folded into integer nodes with the float
-// requant, edgesim's own QDQ "tiny" model, and small QDQ graphs written at test time.
+// Frontend on standard ONNX int8 (docs/dialects.md "Standard ONNX int8"): the libonnx-testdata node
+// tests imported with ImportOptions::constant_inputs, QDQ groups folded into integer nodes with the
+// float requant, edgesim's own QDQ "tiny" model, and small QDQ graphs written at test time.
 #include <cmath>
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
-// read_dory_txt: the reader algorithm of networks/README.md §1.1 on synthetic files covering
-// every header and value variant found in the DORY examples, plus the rejections.
+// read_dory_txt: the reader algorithm of docs/verify.md "Golden file formats" on synthetic files
+// covering every header and value variant found in the DORY examples, plus the rejections.
 #include <catch2/catch.hpp>
 
 #include "compiler/golden/golden.h"

@@ -1,7 +1,7 @@
 // The golden readers against the whole shared corpus: every DORY text file and every Deeploy
-// archive parses, and the MV1-128 goldens (no graph, networks/README.md §5) pass their format
-// test (the last layer's 4000 byte lines are 1000 int32 logits with argmax 664) and the
-// consistency check out_layer27 = ⌊Σ_{4×4} out_layer26 / 16⌋ in HWC order.
+// archive parses, and the MV1-128 goldens (no graph, docs/verify.md "Reference networks") pass
+// their format test (the last layer's 4000 byte lines are 1000 int32 logits with argmax 664) and
+// the consistency check out_layer27 = ⌊Σ_{4×4} out_layer26 / 16⌋ in HWC order.
 #include <algorithm>
 #include <filesystem>
 
@@ -20,7 +20,8 @@ std::string layer(int n) { return mv1_dir() + "/out_layer" + std::to_string(n) +
 
 TEST_CASE("MV1-128: element counts follow the layer table", "[golden][mv1]") {
   REQUIRE_DATA(mv1_dir());
-  // H·W·C of out_layer0..27 (networks/README.md §5), then the 4000 byte lines of layer 28.
+  // H·W·C of out_layer0..27 (docs/verify.md "Reference networks"), then the 4000 byte lines of
+  // layer 28.
   const std::vector<int64_t> hw = {64, 64, 64, 32, 32, 32, 32, 16, 16, 16, 16, 8, 8, 8,
                                    8,  8,  8,  8,  8,  8,  8,  8,  8,  4,  4,  4,  4, 1};
   const std::vector<int64_t> c = {32,  32,  64,  64,  128, 128, 128, 128, 256, 256,

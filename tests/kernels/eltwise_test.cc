@@ -44,7 +44,8 @@ TEST_CASE("add: NEMO form ⌊(a·x1 + b·x2)/2^c⌋ followed by the P2 requant (
 }
 
 TEST_CASE("add: a NEMO sum without requant is not saturated", "[kernels][add]") {
-  // dronet / proxylessnas: a = b = 2^c = 32, so s = x1 + x2, kept in int32 (DIALECTS §1.2 P3).
+  // dronet / proxylessnas: a = b = 2^c = 32, so s = x1 + x2, kept in int32 (docs/dialects.md
+  // "NEMO", P3).
   AddParams p;
   p.mul1 = p.mul2 = 32;
   p.shift_sum = 5;

@@ -1,6 +1,6 @@
-// The reference kernels against the ONNX backend node tests of libonnx-testdata (DIALECTS.md
-// §4): the tensors are read from the .pb files in place; params are set by hand from each
-// model's attributes, so these tests check the kernels' arithmetic independently of the
+// The reference kernels against the ONNX backend node tests of libonnx-testdata (docs/dialects.md
+// "Standard ONNX int8"): the tensors are read from the .pb files in place; params are set by hand
+// from each model's attributes, so these tests check the kernels' arithmetic independently of the
 // importer's lowering.
 #include <catch2/catch.hpp>
 
