@@ -66,7 +66,7 @@ struct BuildContext {
   int64_t l1_budget = 0;
   bool layout_ops_in_l1 = false;                  // Budgets::layout_ops_in_l1 (build_whole.cc)
   int buffering = 2;              // 1 single, 2 double, 0 per layer (LayerTiling::l1.db)
-  bool consts_in_l3 = false;                      // every constant homed in L3 (DORY §8.5)
+  bool consts_in_l3 = false;                      // constants homed in L3 (docs/schedule.md §4.6)
   int next_cmd = 0;
   int last_step = 0;
   std::vector<int> step_sinks;                    // sink commands of the previous step

@@ -52,7 +52,8 @@ int64_t l1_budget(const PlatformSpec& spec, const std::string& policy) {
   return policy_budgets(spec, policy).l1;
 }
 
-// L2 footprint of the layer: the whole layer, or its L3 slabs with their buffering (§1.5).
+// L2 footprint of the layer: the whole layer, or its L3 slabs with their buffering
+// (docs/tiling.md "L3 slab (`L3Tiling`)").
 int64_t l2_bytes(const LayerGeom& g, const L3Tiling& t) {
   if (!t.tiled()) {
     const int64_t second = g.kind == OpKind::Add ? g.cin * g.h_in * g.w_in * g.bx2 / 8 : 0;   // Add's 2nd input

@@ -35,7 +35,7 @@ TEST_CASE("e2e models: resnet8 (Deeploy) is bit-exact", "[e2e][models]") {
 }
 
 TEST_CASE("e2e models: MobileNetV1-128 has DORY's 29 layers and is bit-exact", "[e2e][models]") {
-  // README §5: 29 layers, 186,400,768 MACs.
+  // docs/verify.md "Reference networks" (MV1-128): 29 layers, 186,400,768 MACs.
   verify_model(std::string(EDGESIM_BUILD_DIR) + "/models/mobilenetv1_128", "deeploy", 29,
                186400768);
 }

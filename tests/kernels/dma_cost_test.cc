@@ -22,7 +22,8 @@ PlatformSpec platform(const std::string& name, const std::vector<std::string>& o
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// §3.2 / §3.3 written out burst by burst (no closed forms): the reference for the sweep.
+// docs/timing.md "One MCHAN command" written out burst by burst (no closed forms): the reference
+// for the sweep.
 int64_t brute(const DmaTiming& t, int64_t lines, int64_t lb, int64_t addr, bool in) {
   int64_t nb = 0, words = 0, out = 0;
   for (int64_t k = 0; k < lines; ++k)
@@ -76,7 +77,8 @@ TEST_CASE("dma_timing resolves the cluster DMA of each platform", "[dma-cost]") 
   CHECK(d.max_outstanding == 1);
   CHECK(d.ext_latency);
   CHECK(d.n_cores == 1);
-  // 1 KiB in: 0 + λ 10 + max(N_b 4, ⌈256/2⌉ = 128, ⌈4·11/1⌉ = 44) = 138 (= bytes/8 + 10, §7)
+  // 1 KiB in: 0 + λ 10 + max(N_b 4, ⌈256/2⌉ = 128, ⌈4·11/1⌉ = 44) = 138 (= bytes/8 + 10,
+  // docs/diana.md)
   CHECK(mchan_in_cycles(d, 1, 1024, 0) == 138);
 
   const DmaTiming b = dma_timing(platform("barvinn"));  // no cluster: defaults, no crash

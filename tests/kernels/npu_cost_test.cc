@@ -51,7 +51,7 @@ void check_sum(const NpuCost& c) {
 // Config per job: JOB_END 1 + cfg_cycles 100 = 101.
 // Epilogue of a full 32-channel block, 8-bit scales, per-channel shift, bias:
 //   NORM_SHIFT 1+7 = 8, NORM_MULTIPLY ⌈32·8/32⌉ + 9 = 17, NORM_BIAS 4+8 = 12 → 37;
-//   + OUTPUT_STREAMOUT 6·6 = 36 beats → 73 (the "≈ 73" of §5.1).
+//   + OUTPUT_STREAMOUT 6·6 = 36 beats → 73 (the interior figure of docs/npu.md "N-EUREKA").
 TEST_CASE("neureka 3x3 dense: interior 6x6x32 subtile, Ki = 28 and 56", "[npu]") {
   const NpuCost c = neureka_job_cost(job(NpuOp::Conv3x3, 28, 32, 6, 6), siracusa());
   // one step: LOAD_PREPARE 6 + ACTIVATION_LOAD 8·8 = 64 + MATRIXVEC_PREPARE 6 + MV 32·8 + 8 = 264 → 340
