@@ -21,8 +21,9 @@ namespace {
 struct State {
   CompiledNetwork net;
   MemoryEstimate mem;
-  bool planned = false;             // the flow plans the network (policy tuned): its tilings are
-  std::vector<LayerTiling> tuned;   // the autotuner's plan, tiled by the tiling stage
+  // The flow plans the network (Flow::plans_network): the tiling stage tiles the plan's tilings.
+  bool planned = false;
+  std::vector<LayerTiling> tuned;
 };
 
 void platform_stage(State& s, const CompileOptions& o) {
@@ -52,7 +53,7 @@ void engines_stage(State& s, const CompileOptions& o) {
 
 void io_layout_stage(State& s, const CompileOptions& o) { apply_io_layout(s.net.graph, o.io_layout, &s.net.engines); }
 
-// Deeploy re-shapes its NE16 pointwise convs before it tiles them (ne16_pw_reshape.h).
+// The flow's graph passes (Deeploy re-shapes its NE16 pointwise convs before it tiles them).
 void graph_passes_stage(State& s, const CompileOptions& o) {
   run_flow_graph_passes(s.net.graph, s.net.spec, o.policy, &s.net.engines);
 }
@@ -100,7 +101,7 @@ void tiling_stage(State& s, const CompileOptions& o) {
   try {
     const int buffering = tiling_buffering(o.schedule.buffering);
     s.net.tilings = s.planned
-                        ? tile_graph(s.net.graph, s.net.spec, *make_plan_policy("tuned", std::move(s.tuned)), buffering)
+                        ? tile_graph(s.net.graph, s.net.spec, *make_plan_policy(o.policy, std::move(s.tuned)), buffering)
                         : tile_graph(s.net.graph, s.net.spec, o.policy, buffering);
   } catch (const TilingError& e) {
     if (!o.tiling_hint) throw;

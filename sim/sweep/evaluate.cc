@@ -182,71 +182,72 @@ nlohmann::json plan_to_json(const std::vector<int>& order, const Graph& graph, c
   return {{"order", order}, {"engines", engines}, {"library", library}, {"tilings", ts}};
 }
 
+// The record of a point that failed: its status and the reason, on one printable line.
+PointRecord failed(PointRecord r, const char* status, const std::string& why) {
+  r.layers.clear();
+  r.status = status;
+  r.reason = printable(one_line(why));
+  return r;
+}
+
+// The point's platform variant into `spec`; false with r failed when it does not load (a
+// PlatformError is infeasible: the variant is not a platform; anything else an error).
+bool load_point_platform(const SweepSpec& s, const PointRef& p, PlatformSpec& spec, PointRecord& r) {
+  try {
+    spec = load_platform(s.platform, point_overrides(s.axes, p.values));
+    return true;
+  } catch (const PlatformError& e) {
+    r = failed(std::move(r), "infeasible", e.what());
+  } catch (const std::exception& e) {
+    r = failed(std::move(r), "error", e.what());
+  }
+  return false;
+}
+
+// The compile options of a point: its policy and engine set, the network's file and label, the
+// stage reached reported in *at.
+CompileOptions point_options(const SweepNetwork& net, const PointRef& p, CompileStage* at) {
+  CompileOptions c;
+  c.policy = p.policy;
+  c.engines = p.engines;
+  c.model = net.path;
+  c.network = net.name;
+  c.progress = at;
+  return c;
+}
+
 }  // namespace
 
 PointRecord evaluate_point(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const TilingHint& hint) {
   PointRecord r = point_identity(s, p);
   r.has_layers = true;
-  auto fail = [&](const char* status, const std::string& why) {
-    r.status = status;
-    r.reason = printable(one_line(why));
-    return r;
-  };
   PlatformSpec spec;
-  try {
-    spec = load_platform(s.platform, point_overrides(s.axes, p.values));
-  } catch (const PlatformError& e) {
-    return fail("infeasible", e.what());
-  } catch (const std::exception& e) {
-    return fail("error", e.what());
-  }
+  if (!load_point_platform(s, p, spec, r)) return r;
   // Engines follow the point's platform (its `engines:` key and NPU) or the point's engine set.
-  CompileOptions c;
-  c.policy = p.policy;
-  c.engines = p.engines;
-  c.model = net.path;
-  c.tune = simulating_tune_context();
-  c.network = net.name;
-  c.tiling_hint = hint;
   CompileStage at = CompileStage::platform;
-  c.progress = &at;
+  CompileOptions c = point_options(net, p, &at);
+  c.tune = simulating_tune_context();
+  c.tiling_hint = hint;
   try {
     const CompiledNetwork n = compile_network(net.graph, std::move(spec), c);
     r = simulate_point(std::move(r), n);
-    if (const Flow* f = find_flow(p.policy); f && f->plans_network()) r.plan = plan_to_json(n.node_order, n.graph, n.library, n.tilings);
+    if (const Flow* f = find_flow(p.policy); f && f->plans_network())
+      r.plan = plan_to_json(n.node_order, n.graph, n.library, n.tilings);
     return r;
   } catch (const std::exception& e) {
-    r.layers.clear();
-    return fail(infeasible(at, e) ? "infeasible" : "error", e.what());
+    return failed(std::move(r), infeasible(at, e) ? "infeasible" : "error", e.what());
   }
 }
 
 PointRecord evaluate_plan(const SweepSpec& s, const SweepNetwork& net, const PointRef& p, const nlohmann::json& plan) {
   PointRecord r = point_identity(s, p);
   r.has_layers = true;
-  auto fail = [&](const char* status, const std::string& why) {
-    r.layers.clear();
-    r.status = status;
-    r.reason = printable(one_line(why));
-    return r;
-  };
   PlatformSpec spec;
+  if (!load_point_platform(s, p, spec, r)) return r;
   GivenPlan given;
-  try {
-    spec = load_platform(s.platform, point_overrides(s.axes, p.values));
-  } catch (const PlatformError& e) {
-    return fail("infeasible", e.what());
-  } catch (const std::exception& e) {
-    return fail("error", e.what());
-  }
-  CompileOptions c;
-  c.policy = p.policy;
-  c.engines = p.engines;
-  c.model = net.path;
-  c.network = net.name;
-  c.plan = &given;
   CompileStage at = CompileStage::platform;
-  c.progress = &at;
+  CompileOptions c = point_options(net, p, &at);
+  c.plan = &given;
   try {
     given.order = plan.at("order").get<std::vector<int>>();
     for (const nlohmann::json& e : plan.at("engines")) given.engines.emplace_back(e.at(0).get<std::string>(), e.at(1).get<bool>());
@@ -258,7 +259,7 @@ PointRecord evaluate_plan(const SweepSpec& s, const SweepNetwork& net, const Poi
   } catch (const std::exception& e) {
     // The plan is this network's: only its schedule may not fit the point's memories.
     const bool schedule = at == CompileStage::schedule || at == CompileStage::allocation;
-    return fail(schedule && infeasible(at, e) ? "infeasible" : "error", e.what());
+    return failed(std::move(r), schedule && infeasible(at, e) ? "infeasible" : "error", e.what());
   }
 }
 
