@@ -9,6 +9,7 @@
 #include "compiler/tiler/policy.h"
 #include "platforms/loader/loader.h"
 #include "sim/flow/flow.h"
+#include "sim/sweep/evaluate.h"
 #include "support/paths.h"
 
 using namespace edgesim;
@@ -94,5 +95,32 @@ TEST_CASE("pipeline: run_flow and the pipeline build the same schedule", "[pipel
     o.network = network_label(req.model);
     const CompiledNetwork n = compile_network(import_onnx(req.model), load_platform(req.platform), o);
     CHECK(schedule_to_json(n.schedule).dump() == schedule_to_json(f.schedule).dump());
+  }
+}
+
+TEST_CASE("pipeline: a sweep point times the schedule run builds, per layer, tuned too", "[pipeline][flow][sweep]") {
+  // The same options through run_flow (run, validate, Python) and a sweep point
+  // (sim/sweep/evaluate.cc): both compile through compile_network, so the timing-only cycles of
+  // every layer agree. No cache file: each side tunes on its own (ctest's EDGESIM_TUNE_CACHE).
+  sweep::SweepSpec s;
+  s.platform = test::source_dir() + "/platforms/siracusa.yaml";
+  s.axes = {sweep::parse_axis("l1.size=256KiB")};
+  s.networks = {resnet8()};
+  for (const char* policy : {"deeploy", "tuned"}) {
+    INFO(policy);
+    s.policies = {policy};
+    const std::vector<sweep::SweepNetwork> nets = sweep::import_networks(s);
+    const sweep::PointRecord point = sweep::evaluate_point(s, nets[0], sweep::PointRef{0, policy, {}, {"256KiB"}});
+    REQUIRE(point.status == "ok");
+    FlowRequest req;
+    req.model = resnet8();
+    req.platform = s.platform;
+    req.overrides = {"l1.size=256KiB"};
+    req.policy = policy;
+    req.sim.data = false;
+    const FlowOutcome f = run_flow(req);
+    CHECK(f.sim.result.total_cycles == point.total_cycles);
+    REQUIRE(f.sim.result.layers.size() == point.layers.size());
+    for (size_t k = 0; k < point.layers.size(); ++k) CHECK(f.sim.result.layers[k].cycles == point.layers[k].cycles);
   }
 }
