@@ -56,7 +56,6 @@ Region aligned_home(const BuildContext& ctx, int tensor, size_t rank, bool as4d)
   return r;
 }
 
-// Budgets::dw_blocking of a named policy; tilings made outside one (tests) overlap as requested.
 // Single-buffered steps of the flow reload weights and constants for every tile (Flow::reloads_every_tile).
 bool reloads_every_tile(const LayerTiling& t) {
   const Flow* f = find_flow(t.policy);
@@ -70,10 +69,10 @@ bool deeploy_ne16_order(const LayerTiling& t, bool reshaped) {
   return o == Ne16Pointwise::deeploy || (o == Ne16Pointwise::deeploy_unless_reshaped && !reshaped);
 }
 
+// Budgets::dw_blocking of a named policy; tilings made outside one (tests) overlap as requested.
 bool blocks_depthwise(const PlatformSpec& spec, const std::string& policy) {
-  const auto names = policy_names();
-  if (std::find(names.begin(), names.end(), policy) == names.end()) return false;
-  return policy_budgets(spec, policy).dw_blocking;
+  const Flow* f = find_flow(policy);
+  return f && f->selectable() && f->budgets(spec).dw_blocking;
 }
 
 // Whether the tiled step handles the shapes of a one-output layer: a Gemm of two operands of
