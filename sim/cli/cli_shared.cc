@@ -78,4 +78,16 @@ void print_platform_warnings(const PlatformSpec& spec) {
   for (const std::string& w : spec.warnings) std::cerr << "edgesim: warning: " << printable(w) << "\n";
 }
 
+std::string guessed_input_types_note(const Graph& g) {
+  int n = 0;
+  const TensorDesc* first = nullptr;
+  for (int id : g.inputs)
+    if (g.tensor(id).dtype_inferred && n++ == 0) first = &g.tensor(id);
+  if (n == 0) return "";
+  return fmt::format("{} graph input(s) (first '{}') declare no integer type and were typed {} by default; "
+                     "Deeploy types them from the input data: pass --inputs FILE (e.g. the network's "
+                     "inputs.npz) for the graph and cycles of the verified run",
+                     n, printable(first->name), dtype_name(first->dtype));
+}
+
 }  // namespace edgesim::cli

@@ -11,6 +11,7 @@
 // tiling: main prints the TilingError message as one "edgesim: error:" line).
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -42,6 +43,7 @@ namespace {
 
 struct CompileArgs {
   std::string model, platform, policy = "dory", buffering = "auto", output, network_loop = "auto", io_layout = "hwc";
+  std::string inputs;   // input data: types the graph's inferred inputs (and feeds --check)
   std::vector<std::string> overrides, engines;
   bool check = false, wide = false;
   uint64_t seed = 1;
@@ -132,8 +134,12 @@ int64_t first_difference(const Tensor& want, const Tensor& got) {
   return -1;
 }
 
-int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
-  const std::vector<Tensor> in = random_inputs(g, seed);
+// in: the given inputs (--inputs), labelled `what`; empty: seeded random ones.
+int run_check(const Graph& g, const Schedule& s, std::vector<Tensor> in, std::string what, uint64_t seed) {
+  if (in.empty()) {
+    in = random_inputs(g, seed);
+    what = fmt::format("random inputs seed {}", seed);
+  }
   InterpreterOptions iopt;
   iopt.keep_all = true;
   const InterpreterResult want = interpret(g, in, iopt);
@@ -155,7 +161,7 @@ int run_check(const Graph& g, const Schedule& s, uint64_t seed) {
     if (!got.values[t] || !want.values[t]) continue;
     if (!compare(*want.values[t], *got.values[t], fmt::format("tensor %{} '{}'", t, printable(g.tensors[t].name)))) return 1;
   }
-  std::cout << fmt::format("check: tiled execution bit-exact ({} tensors, random inputs seed {})\n", n, seed);
+  std::cout << fmt::format("check: tiled execution bit-exact ({} tensors, {})\n", n, what);
   return 0;
 }
 
@@ -172,6 +178,9 @@ void print_header(const CompileArgs& a, const std::string& platform, const Compi
 int run_compile(const CompileArgs& a) {
   check_policy(a.policy);
   check_output_path("-o", a.output);
+  std::error_code ec;
+  if (!a.inputs.empty() && !std::filesystem::exists(a.inputs, ec))
+    throw CliError("--inputs " + a.inputs + ": no such file or directory");
   const std::string platform = resolve_platform(a.platform);
   PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);
@@ -186,6 +195,13 @@ int run_compile(const CompileArgs& a) {
   c.network = network_label(a.model);
   c.data_copies = a.check ? 2 : 1;
   c.tiling_hint = tiling_size_hint;
+  // Given input data types the graph's inferred inputs as `run --inputs` does (same graph, same
+  // schedule); without it a guessed type is warned about.
+  std::vector<Tensor> given;
+  c.inputs = [&](Graph& g) {
+    if (!a.inputs.empty()) given = load_inputs(g, a.inputs);
+    else if (const std::string w = guessed_input_types_note(g); !w.empty()) std::cerr << "edgesim: warning: " << w << "\n";
+  };
   // Printed as the stages pass, so a layer with no tiling still shows the network and engines.
   c.after_stage = [&](CompileStage st, const CompiledNetwork& n) {
     if (st == CompileStage::tuned_plan) print_header(a, platform, n);
@@ -208,7 +224,7 @@ int run_compile(const CompileArgs& a) {
     write_file_atomically(a.output, schedule_to_json(s).dump(1) + "\n");
     std::cout << "schedule written to " << a.output << "\n";
   }
-  return a.check ? run_check(n.graph, s, a.seed) : 0;
+  return a.check ? run_check(n.graph, s, std::move(given), printable(a.inputs), a.seed) : 0;
 }
 
 }  // namespace
@@ -233,6 +249,9 @@ void register_compile(CLI::App& app, Action& action) {
                   "order, converted by tiled cluster transposes as Deeploy does; docs/schedule.md)")
       ->check(one_of({"hwc", "nchw"}))->capture_default_str();
   sub->add_flag("--check", args->check, "run the schedule functionally and compare with the interpreter");
+  sub->add_option("--inputs", args->inputs,
+                  "input data (formats of `verify`): types the graph's inferred inputs as `run --inputs` does "
+                  "(Deeploy networks), and is what --check runs on");
   sub->add_option("--seed", args->seed, "seed of the random inputs of --check")->capture_default_str();
   sub->add_option("-o,--output", args->output, "write the schedule JSON to FILE");
   sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");

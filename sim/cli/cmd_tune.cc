@@ -11,6 +11,7 @@
 // instead (compiler/tune/objective.h): the table gains the energy of the choice and of the
 // fastest candidate, and every layer whose choice is not the fastest gets a line saying why
 // (the network plan itself is still chosen by whole-network cycles).
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -18,8 +19,9 @@
 
 #include <fmt/format.h>
 
-#include "compiler/ir/op_label.h"
 #include "compiler/flows/flow.h"
+#include "compiler/golden/golden.h"
+#include "compiler/ir/op_label.h"
 #include "compiler/tune/network_tune.h"
 #include "compiler/tune/context.h"
 #include "platforms/loader/loader.h"
@@ -33,7 +35,7 @@ namespace edgesim::cli {
 namespace {
 
 struct TuneArgs {
-  std::string model, platform, cache, objective = "cycles";
+  std::string model, platform, cache, objective = "cycles", inputs;
   std::vector<std::string> overrides;
   int jobs = 1;
   size_t top_k = 8;
@@ -121,6 +123,13 @@ int run_tune(const TuneArgs& a) {
   req.cache_path = a.no_cache ? "" : a.cache.empty() ? default_tune_cache_path() : a.cache;
   req.analytic_only = a.analytic_only;
   req.objective = a.objective;
+  std::error_code ec;
+  if (!a.inputs.empty() && !std::filesystem::exists(a.inputs, ec))
+    throw CliError("--inputs " + a.inputs + ": no such file or directory");
+  req.inputs = [&](Graph& g) {
+    if (!a.inputs.empty()) (void)load_inputs(g, a.inputs);
+    else if (const std::string w = guessed_input_types_note(g); !w.empty()) std::cerr << "edgesim: warning: " << w << "\n";
+  };
   const bool by_energy = a.objective != "cycles";
   TuneOutcome t;
   try {
@@ -228,6 +237,9 @@ void register_tune(CLI::App& app, Action& action) {
   sub->add_option("--objective", args->objective,
                   "what each layer's choice minimises among the simulated candidates: cycles, energy or edp")
       ->check(one_of({"cycles", "energy", "edp"}, "objective"))->capture_default_str();
+  sub->add_option("--inputs", args->inputs,
+                  "input data (formats of `verify`): types the graph's inferred inputs as `run --inputs` does "
+                  "(Deeploy networks), so the network tuned is the one run verifies");
   sub->add_flag("--analytic-only", args->analytic_only, "rank and choose with the analytic cost alone");
   sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
   action = [args] { return run_tune(*args); };

@@ -60,6 +60,11 @@ std::string platform_list();
 
 // " (l1.size >= N B on gap8)" for an L1 tiling failure under dory, else "" (cli_shared.cc).
 std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy, const TilingError& e);
+// Graph inputs whose dtype the importer only guessed (Deeploy graphs declare FLOAT inputs,
+// docs/dialects.md "Deeploy / QuantLib") are typed from the data's range when an input file is
+// given (--inputs); without one the guess stands, and the graph (and its cycles) can differ from
+// the verified run's. The warning to print then ("" when no input was guessed).
+std::string guessed_input_types_note(const Graph& g);
 // Engine assignment with --engines (empty: the platform's order); errors become CliErrors.
 EngineAssignment assign_engines_cli(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines);
 // "engines:      npu 13 layers (weights 1,081,344 B in WMEM), cluster 18 nodes"

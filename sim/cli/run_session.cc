@@ -51,15 +51,7 @@ std::vector<Tensor> choose_inputs(Graph& g, const RunOptions& a, std::string& la
 // run's.
 std::string guessed_input_types_warning(const Graph& g, const RunOptions& a) {
   if (a.input_source || !a.inputs.empty() || !inputs_next_to(a.expected).empty()) return "";
-  int n = 0;
-  const TensorDesc* first = nullptr;
-  for (int id : g.inputs)
-    if (g.tensor(id).dtype_inferred && n++ == 0) first = &g.tensor(id);
-  if (n == 0) return "";
-  return fmt::format("{} graph input(s) (first '{}') declare no integer type and were typed {} by default; "
-                     "Deeploy types them from the input data: pass --inputs FILE (e.g. the network's "
-                     "inputs.npz) for the graph and cycles of the verified run",
-                     n, printable(first->name), dtype_name(first->dtype));
+  return guessed_input_types_note(g);
 }
 
 }  // namespace

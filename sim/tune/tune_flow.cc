@@ -58,6 +58,7 @@ TuneOutcome run_tune_flow(const TuneRequest& req, const std::function<void(const
   CompileOptions c;
   c.policy = "tuned";
   c.model = req.model;
+  c.inputs = req.inputs;
   c.platform_as_given = true;
   c.last = CompileStage::graph_passes;
   CompiledNetwork n = compile_network(import_onnx(req.model), req.platform, c);

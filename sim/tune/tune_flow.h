@@ -29,6 +29,10 @@ struct TuneRequest {
   std::string cache_path;                 // tune cache file; "" none
   bool analytic_only = false;             // rank and choose with the analytic cost alone
   std::string objective = "cycles";       // cycles, energy or edp (objective.h)
+  // Input typing, as the pipeline's inputs stage (compiler/pipeline/compile.h): `--inputs` types
+  // a Deeploy graph's inferred inputs from the data, so the network tuned is the one `run
+  // --inputs` runs.
+  std::function<void(Graph&)> inputs;
 };
 
 struct TuneOutcome {

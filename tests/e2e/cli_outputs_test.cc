@@ -286,3 +286,31 @@ TEST_CASE("run: a timing-only run types guessed graph inputs from --inputs like 
   CHECK(typed.output.find("declare no integer type") == std::string::npos);
   CHECK(verified.output.find("declare no integer type") == std::string::npos);
 }
+
+TEST_CASE("compile and tune: --inputs types guessed graph inputs as run does, and they warn without",
+          "[cli][compile][tune]") {
+  const std::string dir = test::shared_networks() + "/deeploy/Models/microLlama/INT8/microLlama1";
+  REQUIRE_DATA(dir);
+  test::TempDir tmp;
+  const auto typed = test::run_edgesim(fmt::format(
+      "compile -p siracusa --policy deeploy '{0}/network.onnx' --inputs '{0}/inputs.npz' --check -o '{1}'", dir,
+      tmp.file("typed.json")));
+  const auto guessed = test::run_edgesim(fmt::format("compile -p siracusa --policy deeploy '{0}/network.onnx' -o '{1}'",
+                                                     dir, tmp.file("guessed.json")));
+  INFO(typed.output);
+  REQUIRE(typed.status == 0);
+  REQUIRE(guessed.status == 0);
+  // --check runs on the given data; the typed graph is another schedule than the guessed one.
+  CHECK_THAT(typed.output, Contains("check: tiled execution bit-exact") && Contains("inputs.npz)"));
+  CHECK(typed.output.find("declare no integer type") == std::string::npos);
+  CHECK_THAT(guessed.output, Contains("declare no integer type and were typed u8 by default"));
+  CHECK(slurp(tmp.file("typed.json")) != slurp(tmp.file("guessed.json")));
+  const auto tuned = test::run_edgesim(fmt::format(
+      "tune -p siracusa '{0}/network.onnx' --inputs '{0}/inputs.npz' --no-cache --analytic-only", dir));
+  INFO(tuned.output);
+  CHECK(tuned.status == 0);
+  CHECK(tuned.output.find("declare no integer type") == std::string::npos);
+  const auto missing = test::run_edgesim(fmt::format("tune -p siracusa '{0}/network.onnx' --inputs /no/such.npz", dir));
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.output, Contains("edgesim: error: --inputs /no/such.npz: no such file or directory"));
+}
