@@ -322,7 +322,7 @@ py::dict sweep_dict(const std::vector<std::string>& networks, const std::string&
 // cycles, the choice under the objective with its cycles and energy, the fastest candidate's,
 // and why they differ; then the whole network under dory, deeploy and the tuned plan.
 py::dict tune_dict(const std::string& model, const std::string& platform, const std::vector<std::string>& overrides,
-                   const std::string& objective, size_t top_k, int jobs) {
+                   const std::string& objective, size_t top_k, int jobs, const std::string& inputs) {
   TuneOutcome t;
   on_core([&] {
     if (jobs < 1) throw std::invalid_argument("jobs: must be at least 1");
@@ -334,6 +334,7 @@ py::dict tune_dict(const std::string& model, const std::string& platform, const 
     req.jobs_option = "jobs";
     req.cache_path = default_tune_cache_path();
     req.objective = objective;
+    if (!inputs.empty()) req.inputs = [&inputs](Graph& g) { (void)load_inputs(g, inputs); };
     t = run_tune_flow(req);
   });
   const std::vector<LayerTuneResult>& res = t.result.layers;
@@ -424,7 +425,8 @@ PYBIND11_MODULE(edgesim, m) {
         "Sweep platform keys ({key: [values]}) over networks: point records as `sweep --json` and the cycles-energy "
         "Pareto front (indices into points)");
   m.def("tune", &tune_dict, arg("model"), arg("platform") = "", arg("overrides") = none, arg("objective") = "cycles",
-        arg("top_k") = 8, arg("jobs") = 1,
-        "Autotune a network as `edgesim tune` does: per layer the references' cycles, the choice under the objective "
+        arg("top_k") = 8, arg("jobs") = 1, arg("inputs") = "",
+        "Autotune a network as `edgesim tune` does (inputs: a data file typing a Deeploy graph's inputs, as "
+        "`tune --inputs`): per layer the references' cycles, the choice under the objective "
         "(cycles, energy, edp) with its cycles and energy, the fastest candidate's, and why they differ");
 }

@@ -200,8 +200,9 @@ class Api(unittest.TestCase):
         net = "../shared/networks/deeploy/Models/MLPerf/VisualWakeWords/network.onnx"
         if not os.path.exists(net):
             self.skipTest("the shared networks are not beside the project")
-        t = edgesim.tune(net, platform="siracusa")
-        r = cli("tune", "-p", "siracusa", net, "--no-cache", "--wide")
+        inputs = os.path.join(os.path.dirname(net), "inputs.npz")   # types the graph as run --inputs
+        t = edgesim.tune(net, platform="siracusa", inputs=inputs)
+        r = cli("tune", "-p", "siracusa", net, "--no-cache", "--wide", "--inputs", inputs)
         self.assertEqual(r.returncode, 0, r.stderr)
         whole = next(line for line in r.stdout.splitlines() if line.startswith("whole network"))
         n = t["network"]
