@@ -1,5 +1,5 @@
 // Deployment flows as objects: one file per flow (dory.cc, deeploy.cc, untiled.cc, tuned.cc) and
-// a registry of one line per flow (registry.cc). A flow owns what its name used to stand for
+// a registry of one entry per flow (registry.cc). A flow owns what its name used to stand for
 // across the tree: its memory budgets, its tiler, the kernel library it links (a patch of the
 // platform's cluster costs), the engines it may run, its network loop and buffering, how its
 // generated code runs a layer (RuntimeConventions) and what its schedule builder does
