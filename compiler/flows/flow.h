@@ -107,6 +107,11 @@ const Flow* find_flow(const std::string& name);
 const Flow& flow_named(const std::string& name);
 // The --policy values, in the registry's order.
 std::vector<std::string> policy_names();
+// Adds a flow after the built-in ones (a test's or an extension's), before anything compiles:
+// the registry is not synchronised. A name already registered is std::invalid_argument.
+void register_flow(std::unique_ptr<Flow> flow);
+// Removes a registered flow (a test's, when it ends); no flow of that name: nothing.
+void unregister_flow(const std::string& name);
 
 // Shorthands over the registry, as the tree calls them:
 // flow_named(policy).budgets(spec[, buffering]).

@@ -3,6 +3,7 @@
 // (docs/extending.md "A flow").
 #include "compiler/flows/registry.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -18,8 +19,8 @@ struct Registered {
   std::unique_ptr<Flow> flow;
 };
 
-const std::vector<Registered>& flows() {
-  static const std::vector<Registered> all = [] {
+std::vector<Registered>& flows() {
+  static std::vector<Registered> all = [] {
     std::vector<Registered> v;
     for (auto make : {make_dory_flow, make_dory2021_flow, make_deeploy_flow, make_tuned_flow, make_untiled_flow,
                       make_tuned_deeploy_flow}) {
@@ -37,6 +38,18 @@ const Flow* find_flow(const std::string& name) {
   for (const Registered& r : flows())
     if (r.name == name) return r.flow.get();
   return nullptr;
+}
+
+void register_flow(std::unique_ptr<Flow> flow) {
+  if (!flow) throw std::invalid_argument("register_flow: no flow");
+  std::string name = flow->name();
+  if (find_flow(name)) throw std::invalid_argument("register_flow: a flow named '" + name + "' is registered already");
+  flows().push_back({std::move(name), std::move(flow)});
+}
+
+void unregister_flow(const std::string& name) {
+  std::vector<Registered>& all = flows();
+  all.erase(std::remove_if(all.begin(), all.end(), [&](const Registered& r) { return r.name == name; }), all.end());
 }
 
 std::vector<std::string> policy_names() {
