@@ -23,7 +23,7 @@ int count(const Graph& g, OpKind k) {
 
 }  // namespace
 
-TEST_CASE("frontend Deeploy: CNN-class tests import with the PROVENANCE MACs", "[frontend][deeploy]") {
+TEST_CASE("frontend Deeploy: CNN-class tests import with the MACs of docs/verify.md (Reference networks)", "[frontend][deeploy]") {
   const std::pair<const char*, int64_t> table[] = {
       {"Kernels/Integer/Add/Regular", 0},
       {"Kernels/Integer/Add/Regular_RQ", 0},

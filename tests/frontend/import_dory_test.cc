@@ -25,7 +25,7 @@ struct Expect {
 
 }  // namespace
 
-TEST_CASE("frontend DORY: layer counts and MACs match PROVENANCE", "[frontend][dory]") {
+TEST_CASE("frontend DORY: layer counts and MACs match docs/verify.md (Reference networks)", "[frontend][dory]") {
   const Expect table[] = {
       {"PenguiNet_32/model_int.onnx", "nemo", 9, 14138880},
       {"NAS_Frontnet/Frontnet.onnx", "nemo", 9, 9769260},

@@ -238,7 +238,7 @@ TEST_CASE("ne16 depthwise layer: 16-channel blocks, weight offsets per channel",
   check_sum(c);
 }
 
-TEST_CASE("npu derived throughputs of TIMING_MODELS §5 within 10 %", "[npu]") {
+TEST_CASE("npu derived throughputs of docs/npu.md (Throughput) within 10 %", "[npu]") {
   // N-EUREKA, 36×36 outputs (whole 6×6 subtiles); Ki a multiple of 28 for the deep 3×3
   const double n3 = neureka_job_cost(job(NpuOp::Conv3x3, 560, 256, 36, 36), siracusa()).macs_per_cycle();
   const double n1 = neureka_job_cost(job(NpuOp::Conv1x1, 1024, 512, 36, 36), siracusa()).macs_per_cycle();
