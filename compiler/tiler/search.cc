@@ -182,7 +182,7 @@ Budgets deeploy_policy_budgets(const PlatformSpec& spec) {
 
 Budgets deeploy_tiler_budgets(const PlatformSpec& spec, int buffering) {
   Budgets b = deeploy_policy_budgets(spec);
-  b.layout_ops_in_l1 = true;   // the untiled runner keeps every op in L2 (flow untiled)
+  b.layout_ops_in_l1 = true;   // Concat and Transpose through L1, as every op (flow untiled: none)
   if (buffering == 1 || buffering == 2) b.db = buffering;
   return b;
 }

@@ -5,7 +5,10 @@
 
 namespace edgesim::schema {
 
-void add_soc_keys(std::vector<KeyDef>& k) {
+namespace {
+
+// The top level and the cluster's cores, event unit and instruction cache.
+void add_core_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(name, String));
   k.push_back(K_OPT(description, String, ""));
   k.push_back(K_OPT(engines, StrList, "").one_of({"npu", "aimc", "mvu", "cluster", "digital", "analog", "host"}));
@@ -25,7 +28,10 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.icache.impl, String).one_of({"pulp_hier_icache"}));
   k.push_back(K_REQ(cluster.icache.banks, Int));
   k.push_back(K_REQ(cluster.icache.refill_latency, Cycles));
+}
 
+// The cost constants of the cluster's kernels: PULP-NN's on a PULP cluster, plain C on a RISC-V host.
+void add_kernel_cost_keys(std::vector<KeyDef>& k) {
   // PULP-NN-style kernel cost constants (docs/timing.md "The instruction count")
   const std::vector<std::string> pulp{"pulp_cluster"}, host{"riscv_host"};
   k.push_back(K_REQ(cluster.cost.c_il, Cycles).only("cluster.impl", pulp));
@@ -67,7 +73,10 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.host_cost.out, Cycles).only("cluster.impl", host));
   k.push_back(K_REQ(cluster.host_cost.pad, Cycles).only("cluster.impl", host));
   k.push_back(K_REQ(cluster.host_cost.elem, Cycles).only("cluster.impl", host));
+}
 
+// The cluster DMA and the fabric controller.
+void add_cluster_dma_keys(std::vector<KeyDef>& k) {
   // cluster DMA (docs/timing.md "DMA and L3 timing")
   const std::vector<std::string> mchan{"mchan_v7"};
   k.push_back(K_REQ(cluster.dma.impl, String).one_of({"mchan_v7", "simple_dma"}));
@@ -90,7 +99,10 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(cluster.dma.wake_cycles, Cycles).only("cluster.dma.impl", mchan));
 
   k.push_back(K_REQ(fc.freq_hz, Freq));
+}
 
+// The memory hierarchy.
+void add_memory_keys(std::vector<KeyDef>& k) {
   // memories
   k.push_back(K_REQ(l1.impl, String).one_of({"tcdm", "mvu_ram"}));
   k.push_back(K_REQ(l1.size, Size));
@@ -140,6 +152,15 @@ void add_soc_keys(std::vector<KeyDef>& k) {
   k.push_back(K_OPT(memmap.wmem, Address, "0"));
   k.push_back(K_OPT(memmap.l2, Address, "0"));
   k.push_back(K_OPT(memmap.soc_periph, Address, "0"));
+}
+
+}  // namespace
+
+void add_soc_keys(std::vector<KeyDef>& k) {
+  add_core_keys(k);
+  add_kernel_cost_keys(k);
+  add_cluster_dma_keys(k);
+  add_memory_keys(k);
 }
 
 }  // namespace edgesim::schema

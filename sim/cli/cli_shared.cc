@@ -62,6 +62,11 @@ std::string inputs_next_to(const std::string& expected) {
   return "";
 }
 
+void check_input_path(const std::string& flag, const std::string& path) {
+  std::error_code ec;
+  if (!path.empty() && !fs::exists(path, ec)) throw CliError(flag + " " + path + ": no such file or directory");
+}
+
 void check_output_path(const std::string& flag, const std::string& path) {
   if (path.empty()) return;
   std::error_code ec;

@@ -11,7 +11,6 @@
 // tiling: main prints the TilingError message as one "edgesim: error:" line).
 #include <algorithm>
 #include <cstdint>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -178,9 +177,7 @@ void print_header(const CompileArgs& a, const std::string& platform, const Compi
 int run_compile(const CompileArgs& a) {
   check_policy(a.policy);
   check_output_path("-o", a.output);
-  std::error_code ec;
-  if (!a.inputs.empty() && !std::filesystem::exists(a.inputs, ec))
-    throw CliError("--inputs " + a.inputs + ": no such file or directory");
+  check_input_path("--inputs", a.inputs);
   const std::string platform = resolve_platform(a.platform);
   PlatformSpec spec = load_platform(platform, a.overrides);
   print_platform_warnings(spec);

@@ -11,7 +11,6 @@
 // instead (compiler/tune/objective.h): the table gains the energy of the choice and of the
 // fastest candidate, and every layer whose choice is not the fastest gets a line saying why
 // (the network plan itself is still chosen by whole-network cycles).
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -123,9 +122,7 @@ int run_tune(const TuneArgs& a) {
   req.cache_path = a.no_cache ? "" : a.cache.empty() ? default_tune_cache_path() : a.cache;
   req.analytic_only = a.analytic_only;
   req.objective = a.objective;
-  std::error_code ec;
-  if (!a.inputs.empty() && !std::filesystem::exists(a.inputs, ec))
-    throw CliError("--inputs " + a.inputs + ": no such file or directory");
+  check_input_path("--inputs", a.inputs);
   req.inputs = [&](Graph& g) {
     if (!a.inputs.empty()) (void)load_inputs(g, a.inputs);
     else if (const std::string w = guessed_input_types_note(g); !w.empty()) std::cerr << "edgesim: warning: " << w << "\n";

@@ -87,11 +87,8 @@ uint64_t checksum(const Tensor& t) {
 
 int run_verify(const VerifyArgs& a) {
   std::string inputs = a.inputs.empty() ? inputs_next_to(a.expected) : a.inputs;
-  std::error_code ec;
-  if (!a.inputs.empty() && !fs::exists(a.inputs, ec))
-    throw CliError("--inputs " + a.inputs + ": no such file or directory");
-  if (!a.expected.empty() && !fs::exists(a.expected, ec))
-    throw CliError("--expected " + a.expected + ": no such file or directory");
+  check_input_path("--inputs", a.inputs);
+  check_input_path("--expected", a.expected);
 
   Graph g = import_onnx(a.model, import_options(a, inputs));
   check_memory(estimate_memory(g), g, a.model);

@@ -76,6 +76,9 @@ void print_platform_warnings(const PlatformSpec& spec);
 // could not be written (missing or non-writable directory, an existing directory as the path),
 // so that a long simulation does not end in a failed write. "" passes.
 void check_output_path(const std::string& flag, const std::string& path);
+// Throws CliError("--inputs x.npz: no such file or directory") when an input file given with
+// `flag` does not exist, before anything is loaded. "" passes.
+void check_input_path(const std::string& flag, const std::string& path);
 // The inputs file an --expected directory holds (input.txt, inputs.npz, input_0.pb), or "".
 std::string inputs_next_to(const std::string& expected);
 

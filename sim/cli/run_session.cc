@@ -59,10 +59,8 @@ std::string guessed_input_types_warning(const Graph& g, const RunOptions& a) {
 RunSession run_session(const RunOptions& a) {
   RunSession session;
   check_policy(a.policy);
-  std::error_code ec;
-  if (!a.inputs.empty() && !fs::exists(a.inputs, ec)) throw CliError("--inputs " + a.inputs + ": no such file or directory");
-  if (!a.expected.empty() && !fs::exists(a.expected, ec))
-    throw CliError("--expected " + a.expected + ": no such file or directory");
+  check_input_path("--inputs", a.inputs);
+  check_input_path("--expected", a.expected);
   if (a.timing_only && !a.expected.empty()) throw CliError("--expected needs data: drop --timing-only");
   for (const auto& [flag, path] : {std::pair{"--json", a.json}, {"--trace", a.trace}, {"--report", a.report}})
     check_output_path(flag, path);
