@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "compiler/passes/diana_rules.h"
+#include "compiler/passes/engine_registry.h"
 
 namespace edgesim {
 
@@ -21,29 +22,28 @@ bool has(const std::vector<std::string>& v, const std::string& x) {
 bool npu_present(const PlatformSpec& s) { return npu_encoded(s) || (s.npu.present && s.npu.impl == "soma"); }
 
 std::string engine_missing(const PlatformSpec& s, const std::string& e) {
-  if (e == "npu" && !s.npu.present) return "the platform has no npu section";
-  if (e == "npu" && !npu_present(s)) return "npu.impl '" + s.npu.impl + "' is not simulated (neureka, ne16, soma are)";
-  if (e == "aimc" && !s.aimc.present) return "the platform has no aimc section";
-  if (e == "mvu" && !s.mvu.present) return "the platform has no mvu section";
-  if (e == "cluster" && !s.cluster.present) return "the platform has no cluster section";
-  if (e != "npu" && e != "aimc" && e != "mvu" && e != "cluster")
-    return "unknown engine (known: npu, aimc, mvu, cluster; on DIANA also digital, analog, host)";
-  return "";
+  const EngineDef* d = find_engine(e);
+  if (!d) {
+    std::string known;
+    for (const EngineDef* x : engine_defs()) known += (known.empty() ? "" : ", ") + x->name;
+    return "unknown engine (known: " + known + "; on DIANA also digital, analog, host)";
+  }
+  return d->missing(s);
 }
 
-// DIANA's role names for its engines (engine_role), accepted in engine lists.
+// DIANA's role names for its engines (engine_role), accepted in engine lists: the engine the
+// platform has whose role the name is.
 std::string engine_of_role(const PlatformSpec& s, const std::string& e) {
-  if (e == "digital" && s.npu.present && s.npu.impl == "soma") return "npu";
-  if (e == "analog" && s.aimc.present) return "aimc";
-  if (e == "host" && s.cluster.present && s.cluster.impl == "riscv_host") return "cluster";
+  if (find_engine(e)) return e;
+  for (const EngineDef* d : engine_defs())
+    if (d->role && d->missing(s).empty() && d->role(s) == e) return d->name;
   return e;
 }
 
-// The engines whose rejections of a node of kind k are offload warnings: DIANA's, for the ops
-// their HTVM patterns match (the analog core: convolutions only).
+// Whether engine e's refusal of a node of kind k is an offload warning.
 bool warns(const PlatformSpec& s, const std::string& e, OpKind k) {
-  if (e == "aimc") return k == OpKind::Conv;
-  return e == "npu" && s.npu.present && s.npu.impl == "soma";
+  const EngineDef* d = find_engine(e);
+  return d && d->warns && d->warns(s, k);
 }
 
 int64_t range_lo(DType t) { return t == DType::U8 ? 0 : t == DType::I8 ? -128 : INT32_MIN; }
@@ -190,32 +190,63 @@ std::string mvu_rejects(const Graph& g, const Node& n, const PlatformSpec& spec)
 
 bool npu_encoded(const PlatformSpec& s) { return s.npu.present && (s.npu.impl == "neureka" || s.npu.impl == "ne16"); }
 
+// The built-in engines. Default preference: DIANA's analog core first (HTVM matches the analog
+// pattern first), then the NPU, the MVU array, and the cluster, which runs every node.
+std::vector<EngineDef> builtin_engine_defs() {
+  std::vector<EngineDef> v(4);
+  v[0].name = "npu";
+  v[0].missing = [](const PlatformSpec& s) -> std::string {
+    if (!s.npu.present) return "the platform has no npu section";
+    if (!npu_present(s)) return "npu.impl '" + s.npu.impl + "' is not simulated (neureka, ne16, soma are)";
+    return "";
+  };
+  v[0].rejects = [](const Graph& g, int node, const PlatformSpec& s) {
+    return s.npu.impl == "soma" ? soma_rejects(g, node, s) : npu_rejects(g, g.nodes.at(static_cast<size_t>(node)), s);
+  };
+  v[0].role = [](const PlatformSpec& s) { return s.npu.present && s.npu.impl == "soma" ? "digital" : "npu"; };
+  v[0].warns = [](const PlatformSpec& s, OpKind) { return s.npu.present && s.npu.impl == "soma"; };
+  v[0].default_rank = 1;
+  v[1].name = "aimc";
+  v[1].missing = [](const PlatformSpec& s) { return s.aimc.present ? "" : "the platform has no aimc section"; };
+  v[1].rejects = [](const Graph& g, int node, const PlatformSpec& s) { return aimc_rejects(g, node, s); };
+  v[1].role = [](const PlatformSpec&) { return "analog"; };
+  v[1].warns = [](const PlatformSpec&, OpKind k) { return k == OpKind::Conv; };   // its pattern: convolutions
+  v[1].default_rank = 0;
+  v[2].name = "mvu";
+  v[2].missing = [](const PlatformSpec& s) { return s.mvu.present ? "" : "the platform has no mvu section"; };
+  v[2].rejects = [](const Graph& g, int node, const PlatformSpec& s) {
+    return mvu_rejects(g, g.nodes.at(static_cast<size_t>(node)), s);
+  };
+  v[2].default_rank = 2;
+  v[3].name = "cluster";
+  v[3].missing = [](const PlatformSpec& s) { return s.cluster.present ? "" : "the platform has no cluster section"; };
+  v[3].rejects = [](const Graph&, int, const PlatformSpec&) { return std::string(); };
+  v[3].role = [](const PlatformSpec& s) { return s.cluster.present && s.cluster.impl == "riscv_host" ? "host" : "cluster"; };
+  v[3].default_rank = 3;
+  return v;
+}
+
 std::string engine_role(const PlatformSpec& s, const std::string& engine) {
-  if (engine == "npu" && s.npu.present && s.npu.impl == "soma") return "digital";
-  if (engine == "aimc") return "analog";
-  if (engine == "cluster" && s.cluster.present && s.cluster.impl == "riscv_host") return "host";
-  return engine;
+  const EngineDef* d = find_engine(engine);
+  return d && d->role ? d->role(s) : engine;
 }
 
 std::vector<std::string> engine_preference(const PlatformSpec& spec) {
   if (!spec.engines.empty()) return spec.engines;
+  std::vector<const EngineDef*> present;
+  for (const EngineDef* d : engine_defs())
+    if (d->default_rank >= 0 && d->missing(spec).empty()) present.push_back(d);
+  std::stable_sort(present.begin(), present.end(),
+                   [](const EngineDef* a, const EngineDef* b) { return a->default_rank < b->default_rank; });
   std::vector<std::string> r;
-  if (spec.aimc.present) r.push_back("aimc");   // HTVM matches the analog pattern first
-  if (npu_present(spec)) r.push_back("npu");
-  if (spec.mvu.present) r.push_back("mvu");
-  if (spec.cluster.present) r.push_back("cluster");
+  for (const EngineDef* d : present) r.push_back(d->name);
   return r;
 }
 
 std::string engine_rejects(const Graph& g, int node, const std::string& engine, const PlatformSpec& spec) {
   const std::string missing = engine_missing(spec, engine);
   if (!missing.empty()) return missing;
-  const Node& n = g.nodes.at(static_cast<size_t>(node));
-  if (engine == "cluster") return "";
-  if (engine == "mvu") return mvu_rejects(g, n, spec);
-  if (engine == "aimc") return aimc_rejects(g, node, spec);
-  if (spec.npu.impl == "soma") return soma_rejects(g, node, spec);
-  return npu_rejects(g, n, spec);
+  return find_engine(engine)->rejects(g, node, spec);
 }
 
 NpuWeightGeom npu_weight_geom_of(const Graph& g, int node, const PlatformSpec& spec) {

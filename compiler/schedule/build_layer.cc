@@ -442,7 +442,9 @@ struct TiledStep {
   Command compute_command(const TileInfo& ti) {
     Command comp;
     comp.kind = Command::Kind::Compute;
-    comp.engine = npu || soma ? "npu" : aimc ? "aimc" : "cluster";
+    // The cluster, or an engine registered from elsewhere, whose layers are tiled as the cluster's
+    // (compiler/passes/engine_registry.h).
+    comp.engine = npu || soma ? "npu" : aimc ? "aimc" : n.engine.empty() ? "cluster" : n.engine;
     if (aimc) {   // the array holds one tile's weights at a time: program it when they change
       const Box& wb = ti.tp.in_boxes.at(1);
       comp.aimc_program = ctx.aimc_node != node || ctx.aimc_weights != wb;

@@ -96,7 +96,7 @@ std::string describe_platform(const PlatformSpec& s) {
     const auto n = d.key.size();
     if (n > 5 && d.key.compare(n - 5, 5, ".impl") == 0 && schema::key_applies(d, s)) {
       std::string known;
-      for (const auto& c : d.choices) known += (known.empty() ? "" : ", ") + c;
+      for (const auto& c : d.allowed()) known += (known.empty() ? "" : ", ") + c;
       out += fmt::format("  {:<20} {:<18} (known: {})\n", d.key.substr(0, n - 5),
                          *std::get<std::string*>(d.field(const_cast<PlatformSpec&>(s))), known);
     }

@@ -150,9 +150,10 @@ void assign(const KeyDef& d, const RawValue& v, PlatformSpec& spec) {
     fail_at(v.at, fmt::format("'{}' takes a single {}, not a list", d.key, schema::kind_name(d.kind)));
   if (list_kind && v.items.empty()) fail_at(v.at, fmt::format("'{}' is an empty list", d.key));
   const std::string& t = v.items.front();
+  const std::vector<std::string> choices = d.allowed();
   auto check_choice = [&](const std::string& x) {
-    if (!d.choices.empty() && std::find(d.choices.begin(), d.choices.end(), x) == d.choices.end())
-      throw UnitError(fmt::format("'{}' is not one of: {}", x, join(d.choices)));
+    if (!choices.empty() && std::find(choices.begin(), choices.end(), x) == choices.end())
+      throw UnitError(fmt::format("'{}' is not one of: {}", x, join(choices)));
   };
   try {
     if (!d.auto_from.empty() && t == "auto") {   // resolved by resolve_derived() once all keys are read

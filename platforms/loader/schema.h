@@ -39,6 +39,8 @@ struct KeyDef {
   std::function<FieldRef(PlatformSpec&)> field;
   // Int/Cycles keys that accept `auto`: the key whose value they take (platforms/loader/derived.h).
   std::string auto_from;
+  // StrList: the allowed elements asked when a value is read (they can grow: the engine names).
+  std::function<std::vector<std::string>()> choices_now;
 
   KeyDef only(const char* impl_key, std::vector<std::string> impls) && {
     only_impl_key = impl_key;
@@ -54,6 +56,13 @@ struct KeyDef {
     if (kind == Kind::String) kind = Kind::Enum;
     return std::move(*this);
   }
+  // Allowed values that can grow at run time (the engine names, platforms/loader/engine_names.h).
+  KeyDef one_of(std::function<std::vector<std::string>()> c) && {
+    choices_now = std::move(c);
+    if (kind == Kind::String) kind = Kind::Enum;
+    return std::move(*this);
+  }
+  std::vector<std::string> allowed() const { return choices_now ? choices_now() : choices; }
 };
 
 struct SectionDef {

@@ -1,6 +1,7 @@
 // Schema table, part 1: top level, the compute cluster (cores, event unit, I-cache, kernel cost
 // constants, cluster DMA), the fabric controller and the memory hierarchy. Meanings and units of
 // every key: docs/platforms.md; hardware values and their sources: platforms/*.yaml.
+#include "platforms/loader/engine_names.h"
 #include "platforms/loader/schema.h"
 
 namespace edgesim::schema {
@@ -11,7 +12,7 @@ namespace {
 void add_core_keys(std::vector<KeyDef>& k) {
   k.push_back(K_REQ(name, String));
   k.push_back(K_OPT(description, String, ""));
-  k.push_back(K_OPT(engines, StrList, "").one_of({"npu", "aimc", "mvu", "cluster", "digital", "analog", "host"}));
+  k.push_back(K_OPT(engines, StrList, "").one_of(engine_list_names));
 
   // cluster: the programmable cores that run software kernels
   k.push_back(K_REQ(cluster.impl, String).one_of({"pulp_cluster", "riscv_host"}));

@@ -3,6 +3,8 @@
 // options; nothing here lists the options of a particular command.
 #include "sim/cli/args.h"
 
+#include "platforms/loader/engine_names.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -245,9 +247,6 @@ void check_policy(const std::string& policy) {
     throw CliError("--policy: " + not_one_of(policy, names, "tiling policy"));
 }
 
-const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"npu", "aimc", "mvu", "cluster", "digital", "analog", "host"};
-  return names;
-}
+std::vector<std::string> engine_names() { return engine_list_names(); }
 
 }  // namespace edgesim::cli

@@ -44,8 +44,8 @@ CLI::Option* add_memory_limit_option(CLI::App* sub);
 // policy: for a policy that did not come from --policy (a sweep preset's).
 void check_policy(const std::string& policy);
 
-// The engines `--engines` accepts, as compiler/passes/assign_engine.cc knows them; whether the
-// platform has them is the engine assigner's check.
-const std::vector<std::string>& engine_names();
+// The engines `--engines` accepts (platforms/loader/engine_names.h: the built-in and registered
+// engines, DIANA's role names); whether the platform has them is the engine assigner's check.
+std::vector<std::string> engine_names();
 
 }  // namespace edgesim::cli

@@ -72,9 +72,10 @@ std::vector<std::vector<std::string>> engine_sets(const std::vector<std::string>
     }
     for (const std::string& g : groups) {
       std::vector<std::string> set = split_commas(g);
+      const std::vector<std::string> known = engine_names();
       for (const std::string& e : set)
-        if (std::find(engine_names().begin(), engine_names().end(), e) == engine_names().end())
-          throw CliError("--engines: " + not_one_of(e, engine_names(), "engine"));
+        if (std::find(known.begin(), known.end(), e) == known.end())
+          throw CliError("--engines: " + not_one_of(e, known, "engine"));
       sets.push_back(std::move(set));
     }
   }

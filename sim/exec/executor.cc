@@ -60,6 +60,7 @@ struct Cmd {
   bool first_kernel = false;    // first Compute of its step
   int64_t gather = 0;           // depthwise input load: its channel count (HWC -> CHW gather timing)
   DmaAddresses addr;
+  ComputeModel* model = nullptr;   // a Compute command's engine
   Job issue, main;
   bool done = false;
 };
@@ -71,23 +72,23 @@ class Executor : public sc_core::sc_module, public JobListener {
       : sc_core::sc_module(n), g_(g), s_(s), p_(p), m_(m), opt_(opt), r_(r), meter_(meter) {
     SC_HAS_PROCESS(Executor);
     SC_THREAD(start);
-    index_commands();
   }
+  // Binds the run to the SoC's engines (its compute models, sim/engines/compute_model.h).
   void attach(Soc* soc) {
     soc_ = soc;
-    const auto* t = dynamic_cast<const Tcdm*>(soc->l1.get());
-    tcdm_ = t && t->conflicts() ? t : nullptr;
-    npu_contends_ = tcdm_ && p_.fidelity.npu_hci_contention;
-    dma_ports_ = static_cast<double>(dma_timing(p_).tcdm_ports);
+    const auto* t = soc->l1 ? dynamic_cast<const Tcdm*>(soc->l1.get()) : nullptr;
+    l1_.tcdm = t && t->conflicts() ? t : nullptr;
+    l1_.wide_contends = l1_.tcdm && p_.fidelity.npu_hci_contention;
+    l1_.dma_ports = static_cast<double>(dma_timing(p_).tcdm_ports);
+    index_commands();
     for (const Cmd& k : cmds_) {
       const std::string& e = k.c->engine;
-      const bool there = e == "npu" ? (soc->npu != nullptr || soc->soma != nullptr) : e == "mvu" ? soc->mvu != nullptr
-                         : e == "aimc" ? soc->aimc != nullptr
-                         : e == "cluster" ? soc->cluster != nullptr : e == "cluster_dma" ? soc->dma != nullptr
-                         : e == "l3_dma" ? soc->udma != nullptr : false;
+      const bool there = k.c->kind == Command::Kind::Compute ? k.model != nullptr
+                         : e == "cluster_dma"                 ? soc->dma != nullptr
+                                                              : soc->udma != nullptr;
       if (!there) throw SimError(who(k) + ": engine '" + e + "' is not simulated on platform " + p_.name);
-      if (e == "mvu" && soc->mvu->quantizer_violation(*k.c))
-        r_.warnings.push_back(who(k) + ": violates the MVU quantizer constraint iC*Fh*Fw*a*w >= oprec");
+      const std::string w = k.model ? k.model->check(*k.c) : "";
+      if (!w.empty()) r_.warnings.push_back(who(k) + ": " + w);
     }
   }
   const std::string& error() const { return error_; }
@@ -121,8 +122,7 @@ class Executor : public sc_core::sc_module, public JobListener {
   void complete(int k);
   void record(const Job& j, const Cmd& k, bool engine_job);
   void meter(const Job& j, const Cmd& k, bool engine_job);
-  int64_t view_bytes(const BufView& v) const;
-  Level level_of(const BufView& v) const { return s_.buffers.at(static_cast<size_t>(v.buffer)).level; }
+  ComputeModel* model_of(const Cmd& k) const;
 
   const Graph& g_;
   const Schedule& s_;
@@ -132,12 +132,7 @@ class Executor : public sc_core::sc_module, public JobListener {
   RunResult& r_;
   EnergyMeter& meter_;
   Soc* soc_ = nullptr;
-  const Tcdm* tcdm_ = nullptr;      // set in bank-conflict mode: kernels and L1 DMA contend
-  int l1_transfers_ = 0;            // cluster DMA transfers in flight
-  int kernels_ = 0;                 // cluster kernels running
-  const Job* npu_job_ = nullptr;    // the NPU job running
-  bool npu_contends_ = false;       // NPU beats meet DMA ports (l1_conflicts + npu_hci_contention)
-  double dma_ports_ = 0;            // TCDM ports of one DMA direction
+  L1Traffic l1_;                    // what contends for L1 now (bank-conflict mode)
   std::vector<Cmd> cmds_;
   std::vector<ClusterConventions> conv_;   // per step: its tiling's policy (a tuned network mixes loops)
   std::vector<int> step_left_;      // commands not yet complete, per step
@@ -201,6 +196,7 @@ void Executor::index_commands() {
       if (c.kind == Command::Kind::Compute) {
         k.first_kernel = first;
         first = false;
+        k.model = model_of(k);
       } else {
         if (c.engine != "cluster_dma" && c.engine != "l3_dma")
           throw SimError(fmt::format("step {} '{}' command {}: DMA engine '{}' is not simulated", si, st.name, c.id,
@@ -213,7 +209,7 @@ void Executor::index_commands() {
         if (dw && c.engine == "cluster_dma" && k.addr.dst_level == Level::L1) writers[c.dst.buffer].push_back(cmds_.size());
       }
       if (dw && c.kind == Command::Kind::Compute && !c.inputs.empty() && c.inputs[0].shape.size() == 4) {
-        if (c.engine == "cluster")
+        if (k.model && k.model->gathers_depthwise_input())
           for (size_t w : writers[c.inputs[0].buffer]) cmds_[w].gather = c.inputs[0].shape[1];
         writers[c.inputs[0].buffer].clear();
       }
@@ -247,6 +243,12 @@ void Executor::start() {
   });
 }
 
+// The compute model of a Compute command's engine; nullptr when the SoC has none (attach() says so).
+ComputeModel* Executor::model_of(const Cmd& k) const {
+  const auto it = soc_->compute.find(k.c->engine);
+  return it == soc_->compute.end() ? nullptr : it->second.get();
+}
+
 void Executor::ready(int ki) {
   Cmd& k = cmds_[static_cast<size_t>(ki)];
   const Command& c = *k.c;
@@ -254,26 +256,9 @@ void Executor::ready(int ki) {
   k.main.cmd = k.issue.cmd = ki;
   k.main.step = k.issue.step = k.step;
   k.main.id = k.issue.id = c.id;
-  if (c.kind == Command::Kind::Compute && c.engine == "mvu") {
-    soc_->mvu->cost_job(k.main, c);
-    soc_->mvu->unit(c.unit).submit(&k.main);
-  } else if (c.kind == Command::Kind::Compute && c.engine == "npu" && soc_->soma) {
-    soc_->soma->cost_job(k.main, c);
-    soc_->soma->submit(&k.main);
-  } else if (c.kind == Command::Kind::Compute && c.engine == "aimc") {
-    soc_->aimc->cost_job(k.main, c);
-    soc_->aimc->submit(&k.main);
-  } else if (c.kind == Command::Kind::Compute && c.engine == "npu") {
-    const bool w_tcdm = c.inputs.size() > 1 && s_.buffers.at(static_cast<size_t>(c.inputs[1].buffer)).level != Level::WMEM;
-    soc_->npu->cost_job(k.main, c, w_tcdm, k.first_kernel);
-    soc_->npu->submit(&k.main);
-  } else if (c.kind == Command::Kind::Compute) {
-    bool in_l1 = true;
-    for (const auto* views : {&c.inputs, &c.outputs})
-      for (const BufView& v : *views) in_l1 = in_l1 && s_.buffers.at(static_cast<size_t>(v.buffer)).level == Level::L1;
-    soc_->cluster->cost_kernel(k.main, c, conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, in_l1,
-                               k.after_dma);
-    soc_->cluster->submit(&k.main);
+  if (c.kind == Command::Kind::Compute) {
+    const JobContext x{&s_, &conv_[static_cast<size_t>(k.step)], k.first_kernel, st.tiled, k.after_dma};
+    k.model->submit(k.main, c, x);
   } else if (c.engine == "cluster_dma") {
     soc_->cluster->cost_issue(k.issue, c, conv_[static_cast<size_t>(k.step)], k.gather);
     soc_->cluster->submit(&k.issue);
@@ -289,19 +274,15 @@ void Executor::started(Job& j) {
   if (&j == &k.issue) return;
   const Command& c = *k.c;
   if (c.kind == Command::Kind::Compute) {
-    if (c.engine == "npu" && soc_->npu) {
-      if (npu_contends_) soc_->npu->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0 ? dma_ports_ : 0.0);
-      npu_job_ = &j;
-    } else if (c.engine == "cluster") {
-      if (tcdm_) soc_->cluster->stretch_for_conflicts(j, *tcdm_, l1_transfers_ > 0);
-      ++kernels_;
-    }   // the MVUs have their own RAMs: no TCDM contention
+    k.model->started(j, l1_);
     if (opt_.data) m_.run_compute(c, who(k));
   } else if (c.engine == "cluster_dma") {
-    if (tcdm_ && kernels_ > 0) soc_->dma->stretch_for_conflicts(j, *tcdm_, soc_->cluster->n_cores(), Cluster::kTcdmShare);
+    if (l1_.tcdm && l1_.kernels > 0)
+      soc_->dma->stretch_for_conflicts(j, *l1_.tcdm, soc_->cluster->n_cores(), Cluster::kTcdmShare);
     // A wide NPU beat occupies 8 banks: as 8 accesses for the beats' share of the NPU's cycles.
-    if (npu_contends_ && npu_job_) soc_->dma->stretch_for_conflicts(j, *tcdm_, 8, soc_->npu->beat_share(*npu_job_));
-    ++l1_transfers_;
+    if (l1_.wide_contends && l1_.wide_job)
+      soc_->dma->stretch_for_conflicts(j, *l1_.tcdm, 8, l1_.wide_model->beat_share(*l1_.wide_job));
+    ++l1_.dma_transfers;
     if (opt_.data) soc_->dma->move(c, k.addr, who(k));
   } else {
     soc_->udma->start(j, c, k.addr, opt_.data, who(k));
@@ -317,12 +298,8 @@ void Executor::finished(Job& j) {
     soc_->dma->channel(k.addr).submit(&k.main);
     return;
   }
-  if (k.c->kind == Command::Kind::Compute) {
-    if (k.c->engine == "npu") npu_job_ = nullptr;
-    else if (k.c->engine == "cluster") --kernels_;
-  } else if (k.c->engine == "cluster_dma") {
-    --l1_transfers_;
-  }
+  if (k.c->kind == Command::Kind::Compute) k.model->finished(j, l1_);
+  else if (k.c->engine == "cluster_dma") --l1_.dma_transfers;
   k.done = true;
   ++completed_;
   for (int d : k.dependents)
@@ -330,29 +307,15 @@ void Executor::finished(Job& j) {
   complete(j.cmd);
 }
 
-// Statistics and trace of a finished job.
-// engine_job: a kernel / issue job of the cluster, an NPU or MVU job (not a DMA transfer).
-int64_t Executor::view_bytes(const BufView& v) const {
-  int64_t n = static_cast<int64_t>(dtype_size(v.dtype));
-  for (int64_t d : v.shape) n *= d;
-  return n;
-}
-
 // Energy of a finished job (sim/energy/meter.h), from the same job the statistics record.
+// engine_job: a Compute job on its engine or the cores issuing a DMA command (not a transfer).
 void Executor::meter(const Job& j, const Cmd& k, bool engine_job) {
   if (!meter_.enabled()) return;
   const Command& c = *k.c;
-  if (engine_job && c.kind == Command::Kind::Compute && c.engine == "npu") {
-    std::vector<std::pair<Level, int64_t>> reads, writes;
-    for (const BufView& v : c.inputs) reads.emplace_back(level_of(v), view_bytes(v));
-    for (const BufView& v : c.outputs) writes.emplace_back(level_of(v), view_bytes(v));
-    meter_.npu_job(k.step, c.macs, reads, writes);
-  } else if (engine_job && c.kind == Command::Kind::Compute && c.engine == "mvu") {
-    const int64_t a = c.inputs.empty() ? 8 : 8 * static_cast<int64_t>(dtype_size(c.inputs[0].dtype));
-    const int64_t w = c.inputs.size() < 2 ? 8 : 8 * static_cast<int64_t>(dtype_size(c.inputs[1].dtype));
-    meter_.mvu_job(k.step, c.macs, a, w);
-  } else if (engine_job) {   // a cluster kernel or the cores issuing a DMA command
-    meter_.cluster_job(k.step, j.core_cycles, c.kind == Command::Kind::Compute ? c.macs : 0);
+  if (engine_job && c.kind == Command::Kind::Compute) {
+    k.model->meter(meter_, k.step, j, c, s_);
+  } else if (engine_job) {   // the cores issuing a DMA command
+    meter_.cluster_job(k.step, j.core_cycles, 0);
   } else if (c.engine == "cluster_dma") {
     meter_.transfer(k.step, k.addr.src_level, k.addr.dst_level, c.bytes(), k.issue.dma_bursts, k.issue.dma_commands);
   } else {
@@ -368,7 +331,7 @@ void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
     acc_lo_[si] = std::min(acc_lo_[si], j.start);
     acc_hi_[si] = std::max(acc_hi_[si], j.start + j.duration);
   }
-  if (engine_job && k.c->engine == "mvu") {   // parallel MVUs: the split of the busiest one
+  if (engine_job && k.model && k.model->parallel_units()) {   // parallel units: the split of the busiest one
     L.compute_cycles = std::max(L.compute_cycles, j.work);
     L.overhead_cycles = std::max(L.overhead_cycles, j.duration - j.work);
   } else if (engine_job) {
@@ -381,9 +344,7 @@ void Executor::record(const Job& j, const Cmd& k, bool engine_job) {
   }
   if (!opt_.trace || j.duration == 0) return;
   const std::string name = j.kind == Job::Kind::Issue ? "issue " + k.c->note : k.c->note;
-  std::string track = k.c->engine == "mvu" ? fmt::format("mvu {}", k.c->unit)
-                      : k.c->engine == "npu" || k.c->engine == "aimc" ? engine_role(p_, k.c->engine)
-                                                                       : engine_role(p_, "cluster");
+  std::string track = k.model ? k.model->track(*k.c) : engine_role(p_, "cluster");   // DMA issue: the cores
   if (j.kind == Job::Kind::Transfer)
     track = k.c->engine == "l3_dma" ? soc_->udma->channel.track() : soc_->dma->channel(k.addr).track();
   r_.trace.push_back(TraceSlice{track, name, k.step, j.start, j.duration});

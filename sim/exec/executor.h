@@ -4,15 +4,17 @@
 // simulate() builds the SoC (sim/soc) inside a fresh SimContext, replays the schedule and
 // returns per-layer cycles. Replay rules:
 //   * a command becomes ready when every command in its deps has completed;
-//   * a Compute command becomes a job on its engine: a kernel on the "cluster", an NPU job on the
-//     "npu" (sim/npu/npu.h), a slice on MVU `unit` of the "mvu" array (sim/mvu/mvu_array.h);
+//   * a Compute command becomes a job on its engine, through the compute model the SoC built for
+//     the engine it names (sim/engines/compute_model.h: the cluster's cores, the NPU, DIANA's
+//     analog core, an MVU of BARVINN's array, or a model registered from elsewhere);
 //   * a cluster_dma copy becomes an issue job on the cluster (the cores program the DMA), then a
 //     transfer job on the DMA channel of its direction; an l3_dma copy a transfer on the uDMA;
 //   * engines choose among their ready jobs by their own rule (sim/cluster/cluster.h, FIFO DMAs).
 // With data (the default) the run is a ScheduleMachine: memories hold the real bytes, DMA
 // transfers move them as TLM transactions and kernels run the reference on the simulated
 // memories, so the outputs can be checked bit-exactly (verify.h). Statistics: an NPU job counts
-// as compute (its register programming as overhead); an MVU step reports its busiest MVU.
+// as compute (its register programming as overhead); a step on parallel units (BARVINN's MVUs)
+// reports its busiest unit.
 #pragma once
 #include <optional>
 #include <vector>

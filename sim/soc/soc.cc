@@ -85,6 +85,7 @@ Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> leve
       throw SimError("platform " + p.name + " has neither a cluster nor an MVU array the simulator implements");
     Soc s;   // the MVUs read the L2 staging buffer in place: no memory component is needed
     s.mvu = std::make_unique<MvuArray>("mvu", listener, p);
+    s.compute = build_compute_models(s, p, listener);
     return s;
   }
   if (!contains(cluster_impls(), p.cluster.impl))
@@ -120,6 +121,7 @@ Soc build_soc(const PlatformSpec& p, std::array<std::vector<std::byte>*, 4> leve
   if (p.npu.present && contains(npu_impls(), p.npu.impl)) s.npu = std::make_unique<Npu>("npu", listener, p);
   if (p.npu.present && p.npu.impl == "soma") s.soma = std::make_unique<Soma>("soma", listener, p);
   if (p.aimc.present && p.aimc.impl == "diana_aimc") s.aimc = std::make_unique<Aimc>("aimc", listener, p);
+  s.compute = build_compute_models(s, p, listener);
   return s;
 }
 

@@ -9,12 +9,14 @@
 //   npu (neureka | ne16): jobs of Compute commands on engine "npu" (sim/npu/npu.h)
 //   npu (soma), aimc (diana_aimc): DIANA's accelerators (sim/soma, sim/aimc); the cluster DMA
 //   also reaches the level WMEM (DIANA's digital weight memory, sim/mem/scratch.h)
+//   compute models: every registered engine the platform has (sim/engines/compute_model.h)
 //   mvu (barvinn_mvu): the MVU array (sim/mvu/mvu_array.h); a platform without a cluster (BARVINN)
 //   gets the array only (its slices read the L2 staging buffer in place)
 //
 // The modules must be destroyed before the SimContext that created them (declare the Soc after
 // the context).
 #pragma once
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -30,6 +32,7 @@
 #include "sim/mvu/mvu_array.h"
 #include "sim/npu/npu.h"
 #include "sim/soma/soma.h"
+#include "sim/engines/compute_model.h"
 
 namespace edgesim {
 
@@ -48,6 +51,9 @@ struct Soc {
   std::unique_ptr<Soma> soma;       // npu.impl soma (DIANA's digital accelerator)
   std::unique_ptr<Aimc> aimc;       // aimc.impl diana_aimc (DIANA's analog core)
   std::unique_ptr<MvuArray> mvu;    // mvu.impl barvinn_mvu (BARVINN: no cluster, no L1 model)
+  // The compute models of the engines this SoC has, by engine name (sim/engines/compute_model.h):
+  // what the executor submits Compute commands to. Last, so destroyed first (they refer to the parts).
+  std::map<std::string, std::unique_ptr<ComputeModel>> compute;
 };
 
 // `levels` supplies the storage of L1, L2 and L3 (sized to the schedule's high-water marks).

@@ -193,16 +193,22 @@ class Api(unittest.TestCase):
 
 
     @unittest.skipIf(os.environ.get("EDGESIM_SKIP_HEAVY") == "1",
-                     "heavy (tunes VisualWakeWords twice): left out of the sanitized suite, run by the Release suite")
+                     "heavy (tunes VisualWakeWords twice on two platforms): left out of the sanitized suite, run by the Release suite")
     def test_tune_assigns_engines_as_the_cli(self):
-        # One tune flow (sim/tune/tune_flow.h): on siracusa the NPU takes VisualWakeWords' layers
-        # in both. Before, Python's tune() left every layer on the cluster (1,202,644 cycles).
+        # One tune flow (sim/tune/tune_flow.h): on siracusa (N-EUREKA) and gap9 (NE16) the NPU
+        # takes VisualWakeWords' layers in both. Before, Python's tune() left every layer on the
+        # cluster (siracusa: 1,202,644 cycles).
+        for platform in ("siracusa", "gap9"):
+            with self.subTest(platform=platform):
+                self.tune_as_the_cli(platform)
+
+    def tune_as_the_cli(self, platform):
         net = "../shared/networks/deeploy/Models/MLPerf/VisualWakeWords/network.onnx"
         if not os.path.exists(net):
             self.skipTest("the shared networks are not beside the project")
         inputs = os.path.join(os.path.dirname(net), "inputs.npz")   # types the graph as run --inputs
-        t = edgesim.tune(net, platform="siracusa", inputs=inputs)
-        r = cli("tune", "-p", "siracusa", net, "--no-cache", "--wide", "--inputs", inputs)
+        t = edgesim.tune(net, platform=platform, inputs=inputs)
+        r = cli("tune", "-p", platform, net, "--no-cache", "--wide", "--inputs", inputs)
         self.assertEqual(r.returncode, 0, r.stderr)
         whole = next(line for line in r.stdout.splitlines() if line.startswith("whole network"))
         n = t["network"]
