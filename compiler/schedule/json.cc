@@ -10,6 +10,7 @@
 #include <string>
 
 #include "compiler/schedule/json_internal.h"
+#include "platforms/util/hash.h"
 
 namespace edgesim {
 
@@ -264,5 +265,7 @@ Schedule schedule_from_json(const json& j) {
 
 json tiling_to_json(const LayerTiling& t) { return tiling_to(t); }
 LayerTiling tiling_from_json(const json& j) { return tiling_from(In{j, "tiling"}); }
+
+std::string schedule_hash(const Schedule& s) { return hash_label(Fnv1a().text(schedule_to_json(s).dump()).value()); }
 
 }  // namespace edgesim

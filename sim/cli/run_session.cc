@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/schedule/json.h"
 #include "compiler/tiler/policy.h"
 #include "compiler/tune/branch_order.h"
 #include "kernels/interpreter/interpreter.h"
@@ -138,6 +139,7 @@ RunSession run_session(const RunOptions& a) {
     if (!a.timing_only && in_path.empty()) pb.option("seed", std::to_string(a.seed));
     pb.file("network", a.model).file("inputs", in_path).file("expected", a.expected);
     r.provenance = pb.build();
+    r.schedule_hash = schedule_hash(flow.schedule);
   }
   if (const std::string w = guessed_input_types_warning(g, a); !w.empty()) r.warnings.insert(r.warnings.begin(), w);
   r.warnings.insert(r.warnings.begin(), flow.spec.warnings.begin(), flow.spec.warnings.end());

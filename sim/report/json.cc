@@ -77,7 +77,7 @@ std::string run_to_json(const RunResult& r) {
   json ops = json::array();
   for (const report::EngineShare& e : report::op_split(r))
     ops.push_back({{"op", e.engine}, {"steps", e.steps}, {"cycles", e.cycles}, {"macs", e.macs}});
-  const json doc = {{"network", r.network},
+  json doc = {{"network", r.network},
                     {"platform", r.platform},
                     {"policy", r.policy},
                     {"buffering", r.buffering},
@@ -101,6 +101,7 @@ std::string run_to_json(const RunResult& r) {
                     {"layers", std::move(layers)},
                     {"memory", std::move(memory)},
                     {"provenance", report::provenance_json(r.provenance)}};
+  if (!r.schedule_hash.empty()) doc["schedule_hash"] = r.schedule_hash;
   // Invalid UTF-8 in a node name becomes U+FFFD instead of an exception.
   return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }

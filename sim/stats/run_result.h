@@ -118,6 +118,7 @@ struct RunResult {
   std::string verify_message;     // "bit-exact (3 outputs)" or the first mismatch
   std::vector<TraceSlice> trace;  // empty unless requested
   std::vector<MemoryUse> memory;
+  std::string schedule_hash;      // schedule_hash() of the schedule run, when asked for (`run --json`)
   std::vector<std::string> warnings;   // e.g. an MVU slice violating the quantizer constraint
   bool energy_modelled = false;   // the platform has an energy section
   EnergyStats energy;             // sum of the layers' (each block's dynamic + leakage)

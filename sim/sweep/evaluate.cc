@@ -140,6 +140,7 @@ PointRecord simulate_point(PointRecord r, const CompiledNetwork& n) {
   opt.data = false;
   const RunResult res = simulate(n.graph, n.schedule, n.spec, {}, opt).result;
   r.status = "ok";
+  r.schedule_hash = schedule_hash(n.schedule);
   r.total_cycles = res.total_cycles;
   r.macs = res.total_macs;
   r.time_ms = res.freq_hz > 0 ? round4(static_cast<double>(res.total_cycles) * 1e3 / static_cast<double>(res.freq_hz)) : 0;

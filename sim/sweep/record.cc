@@ -46,6 +46,7 @@ json record_to_json(const PointRecord& r, const std::vector<std::string>& keys) 
                         {"energy_uj", l.energy_uj >= 0 ? json(l.energy_uj) : json(nullptr)}});
     j["layers"] = layers;
   }
+  if (!r.schedule_hash.empty()) j["schedule_hash"] = r.schedule_hash;
   if (!r.plan.is_null()) j["plan"] = r.plan;
   if (!r.carried_from.empty()) j["carried_from"] = r.carried_from;
   return j;
@@ -88,6 +89,7 @@ std::optional<PointRecord> record_from_json(const json& j, const std::vector<std
       r.plan = j.at("plan");
     }
     if (j.contains("carried_from")) r.carried_from = j.at("carried_from").get<std::string>();
+    if (j.contains("schedule_hash")) r.schedule_hash = j.at("schedule_hash").get<std::string>();
     return r;
   } catch (const json::exception&) {
     return std::nullopt;

@@ -32,6 +32,7 @@ struct PointRecord {
   double time_ms = 0, mac_per_cycle = 0;   // rounded to 4 decimals
   double energy_uj = -1;            // total energy, rounded to 4 decimals; -1: the platform has no energy model
   std::string reason;               // one line; empty when ok
+  std::string schedule_hash;        // ok: schedule_hash() of the point's schedule (JSON only)
   bool has_layers = false;          // false for rows read back from a CSV (no per-layer detail)
   std::vector<LayerRecord> layers;
   // Policy `tuned` (carry.h): the plan the figures are of (node order, engines, kernel library,
