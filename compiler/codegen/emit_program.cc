@@ -14,6 +14,7 @@
 #include "compiler/codegen/emit_data.h"
 #include "compiler/codegen/emit_layer.h"
 #include "compiler/codegen/kernel_emit.h"
+#include "compiler/codegen/perf_log.h"
 
 namespace edgesim::codegen {
 
@@ -46,15 +47,113 @@ std::string network_h(const ProgramRequest& req, const std::vector<LayerFile>& l
   return r + "\n#endif\n";
 }
 
+// network.c between the step table and main(): the error exit, the data loading, the output
+// check and the step loop with its profiling lines.
+const char* kNetworkHelpers = R"(void es_fail(const char *msg) {
+  printf("edgesim-verdict: ERROR %s\n", msg);
+  es_hal_exit(2);
+}
+
+static uint8_t *level_ptr(int level) { return level == 2 ? es_l1 : level == 3 ? es_wmem : es_l2; }
+
+/* Staging buffer for L3 pieces and for the output check. */
+static uint8_t es_chunk[2][512];
+
+static void load(const es_blob_t *t, int n, const char *file) {
+  for (int i = 0; i < n; ++i) {
+    if (t[i].level != 0) {
+      if (es_file_read(file, t[i].file_offset, level_ptr(t[i].level) + t[i].offset, t[i].bytes) != 0) es_fail(file);
+      continue;
+    }
+    for (uint32_t o = 0; o < t[i].bytes; o += sizeof es_chunk[0]) {
+      const uint32_t n_bytes = t[i].bytes - o < sizeof es_chunk[0] ? t[i].bytes - o : sizeof es_chunk[0];
+      if (es_file_read(file, t[i].file_offset + o, es_chunk[0], n_bytes) != 0) es_fail(file);
+      es_l3_store(t[i].offset + o, es_chunk[0], n_bytes);
+    }
+  }
+}
+
+static long long element(const uint8_t *p, int dtype) {
+  switch (dtype) {
+    case 0: return p[0];
+    case 1: return (int8_t)p[0];
+    case 2: return (int16_t)(p[0] | p[1] << 8);
+    case 3: return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    default: {
+      long long v = 0;
+      for (int b = (dtype == 4 ? 8 : 4) - 1; b >= 0; --b) v = (long long)((unsigned long long)v << 8 | p[b]);
+      return v;
+    }
+  }
+}
+
+static int check_outputs(void) {
+  static const int size[] = {1, 1, 2, 4, 8, 4};
+  uint32_t total = 0;
+  for (int j = 0; j < ES_N_OUTPUTS; ++j) {
+    const es_blob_t *t = &es_outputs[j];
+    const uint32_t es = (uint32_t)size[t->dtype], step = sizeof es_chunk[0] / es * es;
+    for (uint32_t o = 0; o < t->bytes; o += step) {
+      const uint32_t n = t->bytes - o < step ? t->bytes - o : step;
+      if (es_file_read("golden.bin", t->file_offset + o, es_chunk[0], n) != 0) es_fail("golden.bin");
+      const uint8_t *got = es_chunk[1];
+      if (t->level == 0) es_l3_load(es_chunk[1], t->offset + o, n);
+      else got = level_ptr(t->level) + t->offset + o;
+      for (uint32_t e = 0; e < n; e += es)
+        for (uint32_t b = 0; b < es; ++b)
+          if (got[e + b] != es_chunk[0][e + b]) {
+            printf("edgesim-verdict: MISMATCH output %d '%s' element %lu: expected %lld, got %lld\n", j, es_output_names[j],
+                   (unsigned long)((o + e) / es), element(es_chunk[0] + e, t->dtype), element(got + e, t->dtype));
+            return 1;
+          }
+    }
+    total += t->bytes;
+  }
+  printf("edgesim-verdict: bit-exact (%d outputs, %lu bytes)\n", ES_N_OUTPUTS, (unsigned long)total);
+  return 0;
+}
+
+/* An unsigned 64-bit decimal, written at the end of buf (printf's %llu is not in every
+ * target's printf). */
+static const char *u64_dec(uint64_t v, char buf[21]) {
+  char *p = buf + 20;
+  *p = '\0';
+  do {
+    *--p = (char)('0' + (int)(v % 10u));
+    v /= 10u;
+  } while (v != 0u);
+  return p;
+}
+
+/* The steps in order, each bracketed by the 64-bit counter (on the cluster under the pulp HAL). */
+static void run_network(void *arg) {
+  uint64_t total = 0;
+  char buf[21];
+  (void)arg;
+  for (int k = 0; k < ES_N_STEPS; ++k) {
+    const uint64_t t0 = es_cycles();
+    es_steps[k].fn();
+    const uint64_t dt = es_cycles() - t0;
+    total += dt;
+    printf("[edgesim-perf] step=%d name=%s cycles=%s\n", k, es_steps[k].name, u64_dec(dt, buf));
+  }
+  printf("[edgesim-perf] total cycles=%s\n", u64_dec(total, buf));
+}
+
+)";
+
 std::string network_c(const ProgramRequest& req, const std::vector<LayerFile>& layers) {
   const Schedule& s = *req.schedule;
   std::string steps;
   for (size_t k = 0; k < layers.size(); ++k)
     steps += fmt::format("    {{{}, {}}},\n", layers[k].function, c_string(s.steps[k].name));
+  const std::string program = perf_program_line(s, req.hal, req.platform);
   return fmt::format(R"(/* {banner}: network '{net}' on {plat}, policy {policy}.
- * Runs the schedule's steps in order on the target's HAL, printing one profiling line per step
- *   [edgesim-perf] step=<k> name=<step name> cycles=<es_cycles() difference>
- * and a total line, then compares every graph output with golden.bin and prints one verdict:
+ * Prints what it was generated for (the program line, read by `edgesim compare`)
+ *   {program}
+ * runs the schedule's steps in order on the target's HAL, printing one profiling line per step
+ *   [edgesim-perf] step=<k> name=<step name> cycles=<es_cycles() difference, 64 bits>
+ * and a total line (their sum), then compares every graph output with golden.bin and prints one verdict:
  *   edgesim-verdict: bit-exact (<n> outputs, <bytes> bytes)
  *   edgesim-verdict: MISMATCH output <j> '<name>' element <e>: expected <v>, got <w>
  * Exit status: 0 bit-exact, 1 mismatch, 2 error (missing data file, bad NPU rows). */
@@ -71,86 +170,9 @@ static const struct {{
 }} es_steps[ES_N_STEPS > 0 ? ES_N_STEPS : 1] = {{
 {steps}}};
 
-void es_fail(const char *msg) {{
-  printf("edgesim-verdict: ERROR %s\n", msg);
-  es_hal_exit(2);
-}}
-
-static uint8_t *level_ptr(int level) {{ return level == 2 ? es_l1 : level == 3 ? es_wmem : es_l2; }}
-
-/* Staging buffer for L3 pieces and for the output check. */
-static uint8_t es_chunk[2][512];
-
-static void load(const es_blob_t *t, int n, const char *file) {{
-  for (int i = 0; i < n; ++i) {{
-    if (t[i].level != 0) {{
-      if (es_file_read(file, t[i].file_offset, level_ptr(t[i].level) + t[i].offset, t[i].bytes) != 0) es_fail(file);
-      continue;
-    }}
-    for (uint32_t o = 0; o < t[i].bytes; o += sizeof es_chunk[0]) {{
-      const uint32_t n_bytes = t[i].bytes - o < sizeof es_chunk[0] ? t[i].bytes - o : sizeof es_chunk[0];
-      if (es_file_read(file, t[i].file_offset + o, es_chunk[0], n_bytes) != 0) es_fail(file);
-      es_l3_store(t[i].offset + o, es_chunk[0], n_bytes);
-    }}
-  }}
-}}
-
-static long long element(const uint8_t *p, int dtype) {{
-  switch (dtype) {{
-    case 0: return p[0];
-    case 1: return (int8_t)p[0];
-    case 2: return (int16_t)(p[0] | p[1] << 8);
-    case 3: return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-    default: {{
-      long long v = 0;
-      for (int b = (dtype == 4 ? 8 : 4) - 1; b >= 0; --b) v = (long long)((unsigned long long)v << 8 | p[b]);
-      return v;
-    }}
-  }}
-}}
-
-static int check_outputs(void) {{
-  static const int size[] = {{1, 1, 2, 4, 8, 4}};
-  uint32_t total = 0;
-  for (int j = 0; j < ES_N_OUTPUTS; ++j) {{
-    const es_blob_t *t = &es_outputs[j];
-    const uint32_t es = (uint32_t)size[t->dtype], step = sizeof es_chunk[0] / es * es;
-    for (uint32_t o = 0; o < t->bytes; o += step) {{
-      const uint32_t n = t->bytes - o < step ? t->bytes - o : step;
-      if (es_file_read("golden.bin", t->file_offset + o, es_chunk[0], n) != 0) es_fail("golden.bin");
-      const uint8_t *got = es_chunk[1];
-      if (t->level == 0) es_l3_load(es_chunk[1], t->offset + o, n);
-      else got = level_ptr(t->level) + t->offset + o;
-      for (uint32_t e = 0; e < n; e += es)
-        for (uint32_t b = 0; b < es; ++b)
-          if (got[e + b] != es_chunk[0][e + b]) {{
-            printf("edgesim-verdict: MISMATCH output %d '%s' element %lu: expected %lld, got %lld\n", j, es_output_names[j],
-                   (unsigned long)((o + e) / es), element(es_chunk[0] + e, t->dtype), element(got + e, t->dtype));
-            return 1;
-          }}
-    }}
-    total += t->bytes;
-  }}
-  printf("edgesim-verdict: bit-exact (%d outputs, %lu bytes)\n", ES_N_OUTPUTS, (unsigned long)total);
-  return 0;
-}}
-
-/* The steps in order, each bracketed by the cycle counter (on the cluster under the pulp HAL). */
-static void run_network(void *arg) {{
-  uint32_t total = 0;
-  (void)arg;
-  for (int k = 0; k < ES_N_STEPS; ++k) {{
-    const uint32_t t0 = es_cycles();
-    es_steps[k].fn();
-    const uint32_t dt = es_cycles() - t0;
-    total += dt;
-    printf("[edgesim-perf] step=%d name=%s cycles=%lu\n", k, es_steps[k].name, (unsigned long)dt);
-  }}
-  printf("[edgesim-perf] total cycles=%lu\n", (unsigned long)total);
-}}
-
-int main(void) {{
+{helpers}int main(void) {{
   es_hal_init(ES_L1_BYTES, ES_L2_BYTES, ES_L3_BYTES, ES_WMEM_BYTES, ES_N_CORES);
+  printf("%s\n", "{program}");
   load(es_consts, ES_N_CONSTS, "weights.bin");
   load(es_inputs, ES_N_INPUTS, "inputs.bin");
   es_cluster_run(run_network, 0);
@@ -159,7 +181,8 @@ int main(void) {{
 }}
 )",
                      fmt::arg("banner", kBanner), fmt::arg("net", c_comment(s.network)),
-                     fmt::arg("plat", c_comment(req.platform)), fmt::arg("policy", s.policy), fmt::arg("steps", steps));
+                     fmt::arg("plat", c_comment(req.platform)), fmt::arg("policy", s.policy), fmt::arg("steps", steps),
+                     fmt::arg("program", program), fmt::arg("helpers", kNetworkHelpers));
 }
 
 }  // namespace

@@ -14,8 +14,9 @@
  *    only after it was waited.
  *  - es_fork runs fn(arg) on every core of the cluster team and returns when all have
  *    finished; es_core_id / es_num_cores are valid inside fn.
- *  - es_cycles is a free-running cycle counter (wraps at 2^32); the profiling lines print
- *    differences of it. */
+ *  - es_cycles is a free-running 64-bit counter (target cycles on rv32 and pulp, nanoseconds of
+ *    the host's monotonic clock on host); the profiling lines print differences of it, summed
+ *    in 64 bits (docs/codegen.md "Profiling and verdict lines"). */
 #ifndef ES_HAL_H
 #define ES_HAL_H
 #include <stdint.h>
@@ -49,7 +50,7 @@ void es_fork(void (*fn)(void *), void *arg);
 int es_core_id(void);
 int es_num_cores(void);
 
-uint32_t es_cycles(void);
+uint64_t es_cycles(void);
 
 /* Reads `bytes` bytes at `offset` of the data file `name` (next to the program) into dst;
  * returns 0, or -1 when the file is missing or short. */

@@ -7,8 +7,8 @@
 
 #include "sw_hal.h"
 
-uint32_t es_cycles(void) {
+uint64_t es_cycles(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint32_t)((uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }

@@ -6,9 +6,10 @@
  * local side and a 2-D external side; other shapes are split into such transfers), L3 <-> L2
  * copies are pi_cl_ram_read / pi_cl_ram_write per contiguous run, waited at once (so their
  * handles need no wait), kernels are forked on the team with pi_cl_team_fork, and es_cycles reads
- * the cluster's cycle counter (pi_perf_read(PI_PERF_CYCLES)). WMEM is an L2 buffer (no weight
- * memory on GAP8 / GAP9). The PMSIS functions used are declared, with their sources, in
- * hal/pmsis_api/pmsis.h (the compile check); a real build includes the SDK's pmsis.h. */
+ * the cluster's cycle counter (pi_perf_read(PI_PERF_CYCLES), 32 bits, widened to 64 below).
+ * WMEM is an L2 buffer (no weight memory on GAP8 / GAP9). The PMSIS functions used are
+ * declared, with their sources, in hal/pmsis_api/pmsis.h (the compile check); a real build
+ * includes the SDK's pmsis.h. */
 #include <stdio.h>
 #include <string.h>
 
@@ -141,16 +142,26 @@ void es_fork(void (*fn)(void *), void *arg) { pi_cl_team_fork(ncores, fn, arg); 
 int es_core_id(void) { return (int)pi_core_id(); }
 int es_num_cores(void) { return ncores; }
 
-/* Started at the first read on the cluster (the step loop runs there). */
-uint32_t es_cycles(void) {
+/* Started at the first read on the cluster (the step loop runs there, on the master core only).
+ * PMSIS's cycle counter is 32 bits (pi_perf_read returns an unsigned int); it is widened to 64
+ * bits by adding the 32-bit difference to the previous read, which is exact as long as two
+ * reads are less than 2^32 cycles apart: the step loop reads it around every step, so only a
+ * single step of 2^32 cycles or more (over 24 s at GAP8's 175 MHz) would still wrap. */
+uint64_t es_cycles(void) {
   static int started;
+  static uint32_t last;
+  static uint64_t wide;
   if (!started) {
     pi_perf_conf(1 << PI_PERF_CYCLES);
     pi_perf_reset();
     pi_perf_start();
     started = 1;
+    last = (uint32_t)pi_perf_read(PI_PERF_CYCLES);
   }
-  return (uint32_t)pi_perf_read(PI_PERF_CYCLES);
+  const uint32_t now = (uint32_t)pi_perf_read(PI_PERF_CYCLES);
+  wide += (uint32_t)(now - last);
+  last = now;
+  return wide;
 }
 
 int es_file_read(const char *name, uint32_t offset, uint8_t *dst, uint32_t bytes) {
