@@ -41,7 +41,7 @@ struct Target {
             "--oslib=semihost --crt0=semihost -Wl,--defsym=__flash=0x80000000 "
             "-Wl,--defsym=__flash_size=0x1000000 -Wl,--defsym=__ram=0x81000000 -Wl,--defsym=__ram_size=0x7000000 "
             "-Wl,--defsym=__stack_size=0x10000 -lm",
-            "timeout 300 qemu-system-riscv32 -M virt -m 256M -nographic -bios none -kernel network "
+            "timeout 300 qemu-system-riscv32 -M virt -m 256M -nographic -bios none -icount shift=0,sleep=off -kernel network "
             "-semihosting-config enable=on,target=native"};
   }
   // True when the target's compiler (and emulator) are installed.
