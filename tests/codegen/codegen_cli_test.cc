@@ -129,7 +129,7 @@ TEST_CASE("codegen pulp: MobileNetV1-128 on gap8 compiles with -Wall -Werror aga
   CHECK_THAT(c.output, Contains("-Wall -Werror") && Contains("compile with -Wall -Werror against hal/pmsis_api/pmsis.h"));
 }
 
-TEST_CASE("compare: a host program's log is refused; as an rv32 log it gives a row per step; a malformed line names its line",
+TEST_CASE("compare: a host program's log is refused, as an rv32 log it gives a row per step, a malformed line names its line",
           "[codegen][compare]") {
   REQUIRE_DATA(mnv1());
   test::TempDir tmp;
@@ -234,7 +234,7 @@ std::pair<std::string, std::string> measured_totals(const std::string& out) {
 
 }  // namespace
 
-TEST_CASE("compare: refuses a log of another platform, policy or schedule; 64-bit totals add up; a wrapped older log is named",
+TEST_CASE("compare: refuses a log of another platform, policy or schedule, 64-bit totals add up, a wrapped older log is named",
           "[codegen][compare]") {
   REQUIRE_DATA(mnv1());
   test::TempDir tmp;
