@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "compiler/schedule/json.h"
+#include "platforms/util/hash.h"
 #include "platforms/util/regular_file.h"
 
 namespace edgesim::codegen {
@@ -110,13 +111,7 @@ std::string perf_token(const std::string& value) {
 std::string schedule_fingerprint(const Schedule& s) {
   nlohmann::json j = schedule_to_json(s);
   j.erase("network");
-  const std::string text = j.dump();
-  uint64_t h = 0xcbf29ce484222325ull;   // FNV-1a 64
-  for (const unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return fmt::format("{:016x}", h);
+  return fmt::format("{:016x}", Fnv1a().text(j.dump()).value());
 }
 
 std::string perf_program_line(const Schedule& s, const std::string& hal, const std::string& platform) {

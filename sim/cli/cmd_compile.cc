@@ -115,14 +115,14 @@ void print_table(const Graph& g, const PlatformSpec& spec, const std::vector<Lay
 
 void print_high_water(const Schedule& s, const PlatformSpec& spec) {
   const int64_t sizes[4] = {spec.l3.size, spec.l2.size, spec.l1.size, spec.wmem.present ? spec.wmem.size : 0};
-  std::cout << "high water:";
+  std::string line = "high water:";
   for (int l = 0; l < 4; ++l) {
     if (s.high_water[l] == 0 && l != static_cast<int>(Level::L1) && l != static_cast<int>(Level::L2)) continue;
-    std::cout << fmt::format("  {} {} B", level_name(static_cast<Level>(l)), s.high_water[l]);
+    line += fmt::format("  {} {} B", level_name(static_cast<Level>(l)), s.high_water[l]);
     if (sizes[l] > 0)
-      std::cout << fmt::format(" ({:.1f}% of {})", 100.0 * static_cast<double>(s.high_water[l]) / sizes[l], sizes[l]);
+      line += fmt::format(" ({:.1f}% of {})", 100.0 * static_cast<double>(s.high_water[l]) / sizes[l], sizes[l]);
   }
-  std::cout << "\n";
+  std::cout << report::wrap_lines(line, report::kTerminalWidth, 13);
 }
 
 // First element where two tensors differ, or -1.

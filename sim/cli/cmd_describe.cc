@@ -18,6 +18,7 @@
 #include "platforms/loader/loader.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/report/text_table.h"
 #include "sim/soc/soc.h"
 
 namespace edgesim::cli {
@@ -59,7 +60,7 @@ int run_describe(const DescribeOptions& o) {
   if (!platform.empty()) {
     const PlatformSpec spec = load_platform(platform, o.overrides);
     print_platform_warnings(spec);
-    std::cout << describe_platform(spec);
+    std::cout << report::wrap_lines(describe_platform(spec), report::kTerminalWidth, 37);   // under the value column
     std::cout << describe_overrides(platform, o.overrides);
     std::cout << "\nSimulator (impl values `edgesim run` models)\n";
     for (const std::string& line : simulator_components()) std::cout << "  " << line << "\n";

@@ -14,6 +14,7 @@
 #include "platforms/util/printable.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/report/text_table.h"
 #include "sim/cli/run_session.h"
 #include "sim/report/report.h"
 
@@ -26,9 +27,11 @@ int run_run(const RunOptions& a) {
   const Graph& g = flow.graph;
   const RunResult& r = flow.sim.result;
   print_platform_warnings(flow.spec);
-  std::cout << fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}\n", printable(a.model),
-                           g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), session.input_label,
-                           engine_summary(g, flow.engines));
+  std::cout << report::wrap_lines(fmt::format("model:        {} ({}, {} nodes, {} layers)\ninputs:       {}\nengines:      {}",
+                                              printable(a.model), g.dialect.empty() ? "?" : g.dialect, g.nodes.size(),
+                                              g.layer_nodes().size(), printable(session.input_label),
+                                              engine_summary(g, flow.engines)),
+                                  a.wide ? 0 : report::kTerminalWidth, 14);
   print_run_table(std::cout, r, a.wide ? 0 : 100);
   for (const CheckResult& c : session.golden)
     if (!c.ok()) std::cout << format_check(c) << "\n";

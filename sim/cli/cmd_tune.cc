@@ -70,7 +70,7 @@ void print_energy_choices(report::TextTable& energy, double e_fastest, int64_t s
 
 // The lines after the per-layer tables: the host's untiled layers, the whole-network plan and what
 // it changed, the network's cycles against the reference flows, and (objective energy) its energy.
-void print_network_plan(const TuneOutcome& t, bool by_energy) {
+void print_network_plan(const TuneOutcome& t, bool by_energy, bool wide) {
   const Graph& g = t.graph;
   const NetworkTuneResult& nr = t.result;
   const bool host_platform = t.host_platform;
@@ -93,13 +93,14 @@ void print_network_plan(const TuneOutcome& t, bool by_energy) {
     std::cout << fmt::format("  {} {}: {} -> {} ({} -> {} cycles alone)\n", printable(g.nodes[static_cast<size_t>(c.node)].name),
                              c.what == "engine" ? "engine" : "weights", c.from, c.to, c.from_cycles, c.to_cycles);
   const int64_t ref = std::min(nr.dory < 0 ? INT64_MAX : nr.dory, nr.deeploy < 0 ? INT64_MAX : nr.deeploy);
-  std::cout << fmt::format("\nwhole network (timing-only simulation): dory {}, deeploy {}, tuned {} cycles", cyc(nr.dory),
-                           cyc(nr.deeploy), cyc(nr.tuned));
+  std::string whole = fmt::format("whole network (timing-only simulation): dory {}, deeploy {}, tuned {} cycles",
+                                  cyc(nr.dory), cyc(nr.deeploy), cyc(nr.tuned));
   if (nr.tuned > 0 && ref != INT64_MAX)
-    std::cout << fmt::format(" -> {:.2f}x fewer than dory, {:.1f}% fewer than the faster reference",
-                             nr.dory > 0 ? static_cast<double>(nr.dory) / static_cast<double>(nr.tuned) : 0.0,
-                             100.0 * static_cast<double>(ref - nr.tuned) / static_cast<double>(ref));
-  std::cout << fmt::format("\n  each layer's choice alone, no cross-layer decision: {} cycles; tuning took {:.2f} s\n",
+    whole += fmt::format(" -> {:.2f}x fewer than dory, {:.1f}% fewer than the faster reference",
+                         nr.dory > 0 ? static_cast<double>(nr.dory) / static_cast<double>(nr.tuned) : 0.0,
+                         100.0 * static_cast<double>(ref - nr.tuned) / static_cast<double>(ref));
+  std::cout << "\n" << report::wrap_lines(whole, wide ? 0 : report::kTerminalWidth, 2)
+            << fmt::format("  each layer's choice alone, no cross-layer decision: {} cycles; tuning took {:.2f} s\n",
                            cyc(nr.isolated), secs);
   if (by_energy) {
     // The whole network's energy under each policy (the tuned plan's layers chosen by the objective).
@@ -131,11 +132,13 @@ int run_tune(const TuneArgs& a) {
   TuneOutcome t;
   try {
     t = run_tune_flow(req, [&](const TuneOutcome& o) {
-      std::cout << fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} simulated per layer, "
-                               "-j {}, objective {}\ncache:    {}\n\n",
-                               printable(a.model), o.graph.layer_nodes().size(), printable(o.spec.name),
-                               printable(platform), o.evaluator, a.top_k, o.jobs, a.objective,
-                               req.cache_path.empty() ? "none" : req.cache_path);
+      std::cout << report::wrap_lines(fmt::format("network:  {} ({} layers)\nplatform: {} ({}), evaluator {}, top {} "
+                                                  "simulated per layer, -j {}, objective {}\ncache:    {}",
+                                                  printable(a.model), o.graph.layer_nodes().size(), printable(o.spec.name),
+                                                  printable(platform), o.evaluator, a.top_k, o.jobs, a.objective,
+                                                  req.cache_path.empty() ? "none" : req.cache_path),
+                                      a.wide ? 0 : report::kTerminalWidth, 10)
+                << "\n";
     });
   } catch (const TilingError& e) {
     throw CliError(e.what(), 2);
@@ -205,14 +208,19 @@ int run_tune(const TuneArgs& a) {
                  best_sum > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(best_sum - st) / static_cast<double>(best_sum)) : "-",
                  "each layer alone"});
   std::cout << table.render(a.wide ? 0 : report::kTerminalWidth);
-  std::cout << fmt::format("candidates: {} ranked analytically, {} simulated; mean Kendall tau {:.2f} over {} layers (L1 "
-                           "tile), {:.2f} over {} layers (L3 decision); {} of {} layers from the cache\n\n",
-                           ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, tau_l3_n ? tau_l3_sum / tau_l3_n : 1.0,
-                           tau_l3_n, hits, res.size());
+  // Kendall tau over the layers where it was measured (an L3 decision only where one was made).
+  const std::string l3_tau =
+      tau_l3_n > 0 ? fmt::format(", {:.2f} over {} layers (L3 decision)", tau_l3_sum / tau_l3_n, tau_l3_n) : "";
+  std::cout << report::wrap_lines(fmt::format("candidates: {} ranked analytically, {} simulated; mean Kendall tau {:.2f} "
+                                              "over {} layers (L1 tile){}; {} of {} layers from the cache",
+                                              ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, l3_tau, hits,
+                                              res.size()),
+                                  a.wide ? 0 : report::kTerminalWidth, 12)
+            << "\n";
 
   if (by_energy) print_energy_choices(energy, e_fastest, st, e_tuned, why, a);
 
-  print_network_plan(t, by_energy);
+  print_network_plan(t, by_energy, a.wide);
   return 0;
 }
 

@@ -91,7 +91,7 @@ std::string energy_table(const RunResult& r, size_t width) {
     split += fmt::format("{}{} {}", split.empty() ? "" : ", ", b, share(r.energy.block_pj(b)));
   double leak = 0;
   for (const auto& [b, v] : r.energy.leakage_pj) leak += v;
-  s += "by block:     " + split + fmt::format(" (leakage {} of it)\n", share(leak));
+  s += wrap_lines("by block:     " + split + fmt::format(" (leakage {} of it)", share(leak)), kTerminalWidth, 14);
   return s;
 }
 

@@ -24,11 +24,22 @@ namespace {
 
 using report::group_digits;
 using report::percent;
+
+// "label:       text", the text wrapped (report::wrap_cell) under itself within 100 columns.
+void labelled(std::ostream& os, const std::string& label, const std::string& text) {
+  constexpr size_t kIndent = 14;
+  const std::vector<std::string> lines = report::wrap_cell(text, report::kTerminalWidth - kIndent);
+  for (size_t i = 0; i < lines.size(); ++i)
+    os << (i == 0 ? label + std::string(kIndent - std::min(kIndent - 1, label.size()), ' ') : std::string(kIndent, ' '))
+       << lines[i] << '\n';
+}
 using report::TableColumn;
 
 // The cycles table: on a 100-column terminal the absolute compute / DMA-wait / overhead columns,
 // then MACs, MAC/cycle, accounted cycles and tiles give way first (their percentages and the
 // totals below stay); --wide shows all.
+constexpr long kAccountedColumn = 6;   // its index in cycle_columns()
+
 std::vector<TableColumn> cycle_columns() {
   return {{"#"},
           {"name", true, 14},
@@ -125,11 +136,21 @@ void print_run_table(std::ostream& os, const RunResult& r, size_t width) {
   os << "fidelity:     " << or_dash(r.fidelity) << '\n';
   os << '\n';
 
-  report::TextTable t(cycle_columns());
-  for (size_t i = 0; i < r.layers.size(); ++i) t.add_row(layer_row(i, r.layers[i]));
+  // The accounted column says something only where a layer's own counter differs from its cycles
+  // (a blocking network loop); elsewhere it would repeat them, so it is left out.
+  const bool accounted = std::any_of(r.layers.begin(), r.layers.end(),
+                                     [](const LayerStats& l) { return l.accounted_cycles != l.cycles; });
+  auto keep = [&](std::vector<std::string> cells) {
+    if (!accounted) cells.erase(cells.begin() + kAccountedColumn);
+    return cells;
+  };
+  std::vector<TableColumn> cols = cycle_columns();
+  if (!accounted) cols.erase(cols.begin() + kAccountedColumn);
+  report::TextTable t(cols);
+  for (size_t i = 0; i < r.layers.size(); ++i) t.add_row(keep(layer_row(i, r.layers[i])));
   t.add_rule();
   const report::Totals totals = report::layer_totals(r);
-  t.add_row(total_row(totals));
+  t.add_row(keep(total_row(totals)));
   os << t.render(width) << '\n';
   os << tiling_table(r, width) << '\n';
 
@@ -137,17 +158,17 @@ void print_run_table(std::ostream& os, const RunResult& r, size_t width) {
      << report::time_at_clock(r.total_cycles, r.freq_hz)
      << ", " << group_digits(r.total_macs) << " MACs, " << report::mac_per_cycle(r.total_macs, r.total_cycles)
      << " MAC/cycle\n";
-  os << "accounted:    " << group_digits(r.accounted_cycles)
-     << " cycles = the layers' own counters, as DORY/Deeploy print them (wall cycles add the\n"
-        "              network loop's blocking L3->L2 weight reads)\n";
+  labelled(os, "accounted:", group_digits(r.accounted_cycles) +
+                               " cycles = the layers' own counters, as DORY/Deeploy print them (wall cycles add the "
+                               "network loop's blocking L3->L2 weight reads)");
   if (totals.cycles != r.total_cycles)
     os << "note:         layers cover " << group_digits(totals.cycles) << " of the " << group_digits(r.total_cycles)
        << " cycles\n";
-  os << "engines:      " << report::engine_split_line(r) << '\n';
+  labelled(os, "engines:", report::engine_split_line(r));
   const auto ops = report::op_split_lines(r, 100, 14);
   for (size_t i = 0; i < ops.size(); ++i) os << (i == 0 ? "by op:        " : "              ") << ops[i] << '\n';
   if (r.energy_modelled) os << '\n' << report::energy_table(r, width);
-  for (const std::string& w : r.warnings) os << "warning:      " << printable(w) << '\n';
+  for (const std::string& w : r.warnings) labelled(os, "warning:", printable(w));
   os << "verification: " << report::verification(r) << '\n';
 }
 

@@ -26,6 +26,50 @@ size_t byte_at(const std::string& s, size_t pos) {
 
 }  // namespace
 
+std::vector<std::string> wrap_cell(const std::string& s, size_t width) {
+  std::vector<std::string> out;
+  std::string rest = s;
+  while (width > 0 && display_width(rest) > width) {
+    const size_t limit = byte_at(rest, width);   // bytes of the first `width` characters
+    // Break at the last blank within the width (dropped), else after the last '_', '/', ',', ';',
+    // '-' or '.', else at the width.
+    size_t cut = rest.rfind(' ', limit);
+    size_t next = cut + 1;
+    if (cut == std::string::npos || cut == 0) {
+      const size_t sep = rest.find_last_of("_/,;-.", limit - 1);
+      cut = sep != std::string::npos && sep > 0 ? sep + 1 : limit;
+      next = cut;
+    }
+    std::string head = rest.substr(0, cut);
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    out.push_back(head);
+    rest = rest.substr(next);
+    while (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
+  }
+  out.push_back(rest);
+  return out;
+}
+
+std::string wrap_lines(const std::string& text, size_t width, size_t indent) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::vector<std::string> first = wrap_cell(line, width);
+    out += first[0] + "\n";
+    if (first.size() > 1) {   // the rest, under the indent
+      std::string rest = line.substr(first[0].size());
+      while (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
+      for (const std::string& l : wrap_cell(rest, width > indent ? width - indent : width))
+        out += std::string(indent, ' ') + l + "\n";
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string abbreviate_middle(const std::string& s, size_t width) {
   const size_t w = display_width(s);
   if (w <= width) return s;
@@ -88,19 +132,29 @@ std::string TextTable::render(size_t max_width) const {
       --width[best];
     }
   }
+  // A row: a cell wider than its column wraps onto continuation lines (other cells blank there),
+  // so no name or reason is ever cut.
   auto line = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    bool first = true;
-    for (size_t c = 0; c < n; ++c) {
-      if (!shown[c]) continue;
-      const std::string cell = abbreviate_middle(cells[c], width[c]);
-      const std::string pad(width[c] - display_width(cell), ' ');
-      if (!first) out += "  ";
-      first = false;
-      out += cols_[c].left ? cell + pad : pad + cell;
+    std::vector<std::vector<std::string>> parts(n);
+    size_t height = 1;
+    for (size_t c = 0; c < n; ++c)
+      if (shown[c]) height = std::max(height, (parts[c] = wrap_cell(cells[c], width[c])).size());
+    std::string text;
+    for (size_t k = 0; k < height; ++k) {
+      std::string out;
+      bool first = true;
+      for (size_t c = 0; c < n; ++c) {
+        if (!shown[c]) continue;
+        const std::string cell = k < parts[c].size() ? parts[c][k] : "";
+        const std::string pad(width[c] - std::min(width[c], display_width(cell)), ' ');
+        if (!first) out += "  ";
+        first = false;
+        out += cols_[c].left ? cell + pad : pad + cell;
+      }
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      text += out + "\n";
     }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    return out + "\n";
+    return text;
   };
   std::vector<std::string> titles;
   for (const TableColumn& c : cols_) titles.push_back(c.title);

@@ -130,7 +130,8 @@ void print_summary(std::ostream& out, const SweepSpec& s, const std::vector<Poin
     t.add_row(std::move(row));
   }
   out << t.render(report::kTerminalWidth);
-  for (size_t k = 0; k < reasons.size(); ++k) out << fmt::format("[{}] {}\n", k + 1, reasons[k]);
+  for (size_t k = 0; k < reasons.size(); ++k)   // whole, wrapped within the terminal's width
+    out << report::wrap_lines(fmt::format("[{}] {}", k + 1, reasons[k]), report::kTerminalWidth, 4);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -199,11 +200,21 @@ TEST_CASE("run table: failed and timing-only verification, long names", "[report
   CHECK(table_of(r).find("verification: FAILED: output y[0,3,1,1]: 12 != 13") != std::string::npos);
   r.data = false;
   CHECK(table_of(r).find("verification: skipped (timing only)") != std::string::npos);
+  // A name wider than its column wraps onto continuation lines: never cut, nothing lost.
+  r.layers[0].name = "short";
+  const std::string before = narrow_table_of(r);
   r.layers[0].name = std::string(100, 'x') + "_tail_of_the_name";
   const std::string t = narrow_table_of(r);
   CHECK(t.find(std::string(100, 'x')) == std::string::npos);
-  CHECK(t.find("...") != std::string::npos);
-  CHECK(t.find("tail_of_the_name") != std::string::npos);
+  CHECK(t.find("...") == std::string::npos);
+  // (the name is in the cycles table and in the tiling table)
+  CHECK(std::count(t.begin(), t.end(), 'x') - std::count(before.begin(), before.end(), 'x') == 200);
+  CHECK(t.find("tail_") != std::string::npos);
+  std::istringstream in(t);
+  for (std::string l; std::getline(in, l);) {
+    INFO(l);
+    CHECK(l.size() <= 100);
+  }
   r.total_cycles = 90'000;
   CHECK(table_of(r).find("note:         layers cover 80,500 of the 90,000 cycles") != std::string::npos);
 }

@@ -1,5 +1,5 @@
 // [report] the one terminal table printer (sim/report/text_table.h): alignment, rules, the
-// abbreviation of text columns and the hiding of optional ones to fit a width (and the line that
+// wrapping of text columns and the hiding of optional ones to fit a width (and the line that
 // says so), unlimited width, UTF-8 widths.
 #include <sstream>
 
@@ -36,29 +36,44 @@ TEST_CASE("text table: aligned columns, rules, no trailing blanks", "[report]") 
   CHECK(l[5] == "TOTAL    1,005");
 }
 
-TEST_CASE("text table: fits a width by abbreviating, then hiding by rank, and says so", "[report]") {
+TEST_CASE("text table: fits a width by wrapping, then hiding by rank, and says so", "[report]") {
   TextTable t({{"name", true, 8}, {"a", false, 0, 2}, {"b", false, 0, 1}, {"keep"}});
   t.add_row({"a_very_long_layer_name", "1111111111", "2222222222", "3"});
   // Natural width: 22 + 10 + 10 + 4 + 3 gaps of 2 = 52.
   CHECK(lines(t.render(0))[2] == "a_very_long_layer_name  1111111111  2222222222     3");
-  // 40: only the name shrinks, to 10 characters, head and tail kept.
+  // 40: only the name narrows, to 10 characters; it wraps after its underscores, whole.
   const std::vector<std::string> l40 = lines(t.render(40));
-  REQUIRE(l40.size() == 3);
-  CHECK(l40[2] == "a_ve...ame  1111111111  2222222222     3");
+  REQUIRE(l40.size() == 5);
+  CHECK(l40[2] == "a_very_     1111111111  2222222222     3");
+  CHECK(l40[3] == "long_");
+  CHECK(l40[4] == "layer_name");
   // 30: even an 8-character name is too wide with every column, so "b" (rank 1) is hidden and the
   // name gets back what then fits (12 characters).
   const std::vector<std::string> l30 = lines(t.render(30));
-  REQUIRE(l30.size() == 4);
-  CHECK(l30[2] == "a_ver...name  1111111111     3");
+  REQUIRE(l30.size() == 5);
+  CHECK(l30[2] == "a_very_long_  1111111111     3");
+  CHECK(l30[3] == "layer_name");
   CHECK(l30[0].find(" b ") == std::string::npos);
   CHECK(l30.back() == "(hidden to fit 30 columns: b; --wide shows all)");
   for (size_t i = 0; i + 1 < l30.size(); ++i) CHECK(l30[i].size() <= 30);
   // 18: "a" (rank 2) goes too; a column without a rank never does.
   const std::vector<std::string> l18 = lines(t.render(18));
-  CHECK(l18[2] == "a_ver...name     3");
+  CHECK(l18[2] == "a_very_long_     3");
   CHECK(l18.back() == "(hidden to fit 18 columns: b, a; --wide shows all)");
   // Narrower than the columns that cannot go: printed at their minimum rather than dropped.
-  CHECK(lines(t.render(5))[2] == "a_v...me     3");
+  CHECK(lines(t.render(5))[2] == "a_very_      3");
+  for (size_t w : {5, 18, 30, 40})
+    for (const std::string& l : lines(t.render(w))) CHECK(l.find("...") == std::string::npos);
+}
+
+TEST_CASE("text table: a wrapped cell loses nothing: blanks break first, then separators, then the width", "[report]") {
+  CHECK(wrap_cell("not npu: GEMM lowering to the NPU exists for N-EUREKA only", 20) ==
+        std::vector<std::string>{"not npu: GEMM", "lowering to the NPU", "exists for N-EUREKA", "only"});
+  CHECK(wrap_cell("__QL_REPLACED__INTEGERIZE_PACT_LIN_PASS_5_MatMul", 16) ==
+        std::vector<std::string>{"__QL_REPLACED__", "INTEGERIZE_PACT_", "LIN_PASS_5_", "MatMul"});
+  CHECK(wrap_cell("abcdefghij", 4) == std::vector<std::string>{"abcd", "efgh", "ij"});
+  CHECK(wrap_cell("short", 10) == std::vector<std::string>{"short"});
+  CHECK(wrap_cell("", 10) == std::vector<std::string>{""});
 }
 
 TEST_CASE("text table: widths count characters, abbreviation keeps head and tail", "[report]") {
