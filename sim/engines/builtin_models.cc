@@ -166,6 +166,18 @@ void register_compute_model(const std::string& engine, ComputeModelFactory f) {
 
 void unregister_compute_model(const std::string& engine) { registry().erase(engine); }
 
+void add_engine(EngineDef d, ComputeModelFactory f) {
+  const std::string name = d.name;
+  if (registry().count(name)) throw std::invalid_argument("compute model '" + name + "' is registered already");
+  register_engine(std::move(d));   // checks the definition and the name first
+  register_compute_model(name, std::move(f));
+}
+
+void remove_engine(const std::string& engine) {
+  unregister_compute_model(engine);
+  unregister_engine(engine);
+}
+
 std::map<std::string, std::unique_ptr<ComputeModel>> build_compute_models(Soc& soc, const PlatformSpec& p,
                                                                           JobListener& listener) {
   std::map<std::string, std::unique_ptr<ComputeModel>> m;

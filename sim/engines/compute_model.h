@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "compiler/passes/engine_registry.h"
 #include "compiler/schedule/schedule.h"
 #include "platforms/loader/spec.h"
 #include "sim/cluster/cluster.h"
@@ -77,6 +78,11 @@ using ComputeModelFactory =
 // name is registered already.
 void register_compute_model(const std::string& engine, ComputeModelFactory f);
 void unregister_compute_model(const std::string& engine);
+
+// An engine in one line: its compiler definition (compiler/passes/engine_registry.h,
+// register_engine) and its model under the definition's name. remove_engine undoes both.
+void add_engine(EngineDef d, ComputeModelFactory f);
+void remove_engine(const std::string& engine);
 
 // The models of every registered engine the platform has, by engine name.
 std::map<std::string, std::unique_ptr<ComputeModel>> build_compute_models(Soc& soc, const PlatformSpec& p,

@@ -1,5 +1,5 @@
 // An engine added from outside the tree (docs/extending.md "An engine"): this file and its one
-// registration (register_test_engine) are all it takes for `edgesim run --engines fake,cluster`.
+// registration line (add_engine) are all it takes for `edgesim run --engines fake,cluster`.
 // The fake accelerator runs every 2-D convolution, each tile in exactly 1 cycle, on operands the
 // cluster's tiling places in L1; the schedule names it on its Compute commands, the simulator
 // drives it through its compute model, and the results stay bit-exact (every engine computes
@@ -51,19 +51,15 @@ class FakeModel : public ComputeModel {
   std::unique_ptr<ProgramOrderEngine> engine_;
 };
 
+std::unique_ptr<ComputeModel> fake_model(Soc& s, const PlatformSpec&, JobListener& l) {
+  return s.cluster ? std::make_unique<FakeModel>(l) : nullptr;
+}
+
 // The registration: the compiler's definition and the simulator's model under one name, removed
 // again when the test ends so later tests see the built-in engines only.
 struct TestEngine {
-  TestEngine() {
-    register_engine(fake_engine());
-    register_compute_model("fake", [](Soc& s, const PlatformSpec&, JobListener& l) -> std::unique_ptr<ComputeModel> {
-      return s.cluster ? std::make_unique<FakeModel>(l) : nullptr;
-    });
-  }
-  ~TestEngine() {
-    unregister_compute_model("fake");
-    unregister_engine("fake");
-  }
+  TestEngine() { add_engine(fake_engine(), fake_model); }   // the one registration line
+  ~TestEngine() { remove_engine("fake"); }
 };
 
 cli::RunSession run(const std::vector<std::string>& engines) {
@@ -81,7 +77,7 @@ TEST_CASE("engines: an engine registered from a test runs edgesim run end to end
   const cli::RunSession cluster = run({});
   {
     const TestEngine registered;
-    CHECK_THROWS_WITH(register_engine(fake_engine()), Catch::Contains("registered already"));
+    CHECK_THROWS_WITH(add_engine(fake_engine(), fake_model), Catch::Contains("registered already"));
     const auto names = engine_list_names();
     CHECK(std::find(names.begin(), names.end(), "fake") != names.end());
     const cli::RunSession fake = run({"fake", "cluster"});

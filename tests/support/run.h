@@ -35,4 +35,19 @@ inline RunResult run_edgesim(const std::string& args) {
   return run_shell(cmd);
 }
 
+// Output with its wrapped lines joined: a line break followed by the blanks of a continuation
+// indent becomes one blank (text the reports wrap within 100 columns, checked as one line).
+inline std::string unwrapped(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\n' && i + 1 < s.size() && s[i + 1] == ' ') {
+      while (i + 1 < s.size() && s[i + 1] == ' ') ++i;
+      out += ' ';
+      continue;
+    }
+    out += s[i];
+  }
+  return out;
+}
+
 }  // namespace edgesim::test

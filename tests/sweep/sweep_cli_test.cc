@@ -34,8 +34,9 @@ TEST_CASE("edgesim sweep: CSV and JSON content", "[sweep][cli]") {
   // Reasons are whole below the table, numbered; the table names them by number (a long reason
   // was cut in the middle to fit 100 columns).
   CHECK_THAT(r.output, Catch::Contains("  [1]\n") && Catch::Contains("\n[1] layer ") && Catch::Contains("\n[2] layer "));
-  for (size_t a = 0, b; (b = r.output.find('\n', a)) != std::string::npos; a = b + 1)
-    if (r.output.compare(a, 1, "[") == 0) CHECK_THAT(r.output.substr(a, b - a), Catch::Contains("l1.size >= ") && !Catch::Contains("..."));
+  const std::string reasons = unwrapped(r.output);   // each reason wrapped within 100 columns
+  for (size_t a = 0, b; (b = reasons.find('\n', a)) != std::string::npos; a = b + 1)
+    if (reasons.compare(a, 1, "[") == 0) CHECK_THAT(reasons.substr(a, b - a), Catch::Contains("l1.size >= ") && !Catch::Contains("..."));
   const std::string csv = slurp(d.file("r.csv"));
   std::vector<std::string> lines, comments;
   for (size_t a = 0, b; (b = csv.find('\n', a)) != std::string::npos; a = b + 1)
