@@ -80,37 +80,29 @@ class NpuModel : public ComputeModel {
   std::string role_;
 };
 
-// DIANA's digital accelerator: engine "npu" with npu.impl soma; its energy on the NPU's account.
-class SomaModel : public ComputeModel {
+// An accelerator a core programs one job at a time, costed by its own model: DIANA's digital
+// accelerator SOMA (engine "npu" with npu.impl soma; its energy on the NPU's account) and its
+// analog core (energy on the cluster's account, the default).
+template <class Part, bool kNpuEnergy>
+class ProgrammedModel : public ComputeModel {
  public:
-  SomaModel(Soma& s, const PlatformSpec& p) : s_(s), role_(engine_role(p, "npu")) {}
+  ProgrammedModel(Part& part, const PlatformSpec& p, const char* engine) : part_(part), role_(engine_role(p, engine)) {}
   void submit(Job& j, const Command& c, const JobContext&) override {
-    s_.cost_job(j, c);
-    s_.submit(&j);
+    part_.cost_job(j, c);
+    part_.submit(&j);
   }
-  void meter(EnergyMeter& m, int step, const Job&, const Command& c, const Schedule& s) const override {
-    NpuModel::meter_npu(m, step, c, s);
+  void meter(EnergyMeter& m, int step, const Job& j, const Command& c, const Schedule& s) const override {
+    if (kNpuEnergy) NpuModel::meter_npu(m, step, c, s);
+    else ComputeModel::meter(m, step, j, c, s);
   }
   std::string track(const Command&) const override { return role_; }
 
  private:
-  Soma& s_;
+  Part& part_;
   std::string role_;
 };
-
-class AimcModel : public ComputeModel {
- public:
-  AimcModel(Aimc& a, const PlatformSpec& p) : a_(a), role_(engine_role(p, "aimc")) {}
-  void submit(Job& j, const Command& c, const JobContext&) override {
-    a_.cost_job(j, c);
-    a_.submit(&j);
-  }
-  std::string track(const Command&) const override { return role_; }
-
- private:
-  Aimc& a_;
-  std::string role_;
-};
+using SomaModel = ProgrammedModel<Soma, true>;
+using AimcModel = ProgrammedModel<Aimc, false>;
 
 // BARVINN: each command runs on its MVU `unit`; the MVUs have their own RAMs (no TCDM contention).
 class MvuModel : public ComputeModel {
@@ -135,10 +127,10 @@ class MvuModel : public ComputeModel {
   MvuArray& m_;
 };
 
-template <class Model, class Part>
-std::unique_ptr<ComputeModel> adapt(const std::unique_ptr<Part>& part, const PlatformSpec& p) {
+template <class Model, class Part, class... Args>
+std::unique_ptr<ComputeModel> adapt(const std::unique_ptr<Part>& part, const PlatformSpec& p, Args... args) {
   if (!part) return nullptr;
-  return std::make_unique<Model>(*part, p);
+  return std::make_unique<Model>(*part, p, args...);
 }
 
 std::map<std::string, ComputeModelFactory>& registry() {
@@ -146,9 +138,9 @@ std::map<std::string, ComputeModelFactory>& registry() {
       {"cluster", [](Soc& s, const PlatformSpec& p, JobListener&) { return adapt<ClusterModel>(s.cluster, p); }},
       {"npu",
        [](Soc& s, const PlatformSpec& p, JobListener&) {
-         return s.soma ? adapt<SomaModel>(s.soma, p) : adapt<NpuModel>(s.npu, p);
+         return s.soma ? adapt<SomaModel>(s.soma, p, "npu") : adapt<NpuModel>(s.npu, p);
        }},
-      {"aimc", [](Soc& s, const PlatformSpec& p, JobListener&) { return adapt<AimcModel>(s.aimc, p); }},
+      {"aimc", [](Soc& s, const PlatformSpec& p, JobListener&) { return adapt<AimcModel>(s.aimc, p, "aimc"); }},
       {"mvu",
        [](Soc& s, const PlatformSpec&, JobListener&) -> std::unique_ptr<ComputeModel> {
          return s.mvu ? std::make_unique<MvuModel>(*s.mvu) : nullptr;
