@@ -194,7 +194,7 @@ int run_tune(const TuneArgs& a) {
     table.add_row({std::to_string(i), printable(r.name), op, cyc(r.dory_cycles), cyc(r.deeploy_cycles), cyc(r.tuned_cycles),
                    fmt::format("{:.1f}%", 100.0 * static_cast<double>(best - r.tuned_cycles) / static_cast<double>(best)),
                    tile_label(r.tuned) + (npu ? " npu" : ""), std::to_string(r.ranked), std::to_string(r.simulated), fmt::format("{:.2f}", r.tau),
-                   r.cached ? "cached" : ""});
+                   !r.cached ? "" : a.no_cache ? "earlier" : "cached"});   // --no-cache: tuned earlier in this run
     if (by_energy) {
       e_tuned += r.tuned_energy_pj;
       e_fastest += r.fastest_energy_pj;
@@ -212,9 +212,11 @@ int run_tune(const TuneArgs& a) {
   const std::string l3_tau =
       tau_l3_n > 0 ? fmt::format(", {:.2f} over {} layers (L3 decision)", tau_l3_sum / tau_l3_n, tau_l3_n) : "";
   std::cout << report::wrap_lines(fmt::format("candidates: {} ranked analytically, {} simulated; mean Kendall tau {:.2f} "
-                                              "over {} layers (L1 tile){}; {} of {} layers from the cache",
+                                              "over {} layers (L1 tile){}; {} of {} layers {}",
                                               ranked, simulated, tau_n ? tau_sum / tau_n : 1.0, tau_n, l3_tau, hits,
-                                              res.size()),
+                                              res.size(),
+                                              // --no-cache: the cache lives in memory, for this run only
+                                              a.no_cache ? "already tuned earlier in this run (engine choice, identical layers)" : "from the cache"),
                                   a.wide ? 0 : report::kTerminalWidth, 12)
             << "\n";
 
