@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 
 #include "compiler/schedule/json.h"
-#include "platforms/util/hash.h"
 #include "platforms/util/regular_file.h"
 
 namespace edgesim::codegen {
@@ -108,11 +107,7 @@ std::string perf_token(const std::string& value) {
   return r;
 }
 
-std::string schedule_fingerprint(const Schedule& s) {
-  nlohmann::json j = schedule_to_json(s);
-  j.erase("network");
-  return fmt::format("{:016x}", Fnv1a().text(j.dump()).value());
-}
+std::string schedule_fingerprint(const Schedule& s) { return fmt::format("{:016x}", schedule_digest(s)); }
 
 std::string perf_program_line(const Schedule& s, const std::string& hal, const std::string& platform) {
   return fmt::format("[edgesim-perf] program hal={} unit={} platform={} policy={} buffering={} schedule={}", perf_token(hal),

@@ -47,9 +47,9 @@ PerfLog parse_perf_log(const std::string& text, const std::string& file);
 // become '_' (so a platform name with spaces stays one field); "" becomes "-".
 std::string perf_token(const std::string& value);
 
-// 16 hex digits identifying the schedule (FNV-1a 64 of its JSON, docs/schedule.md, without the
-// network label, which depends on the model's file name): codegen prints it, compare checks
-// that the schedule it simulates is the one the program ran.
+// 16 hex digits identifying the schedule (schedule_digest, compiler/schedule/json.h: the hex of
+// `run --json`'s schedule_hash): codegen prints it, compare checks that the schedule it
+// simulates is the one the program ran.
 std::string schedule_fingerprint(const Schedule& s);
 
 // The program line a program generated from `s` for `hal` and `platform` prints.

@@ -266,6 +266,12 @@ Schedule schedule_from_json(const json& j) {
 json tiling_to_json(const LayerTiling& t) { return tiling_to(t); }
 LayerTiling tiling_from_json(const json& j) { return tiling_from(In{j, "tiling"}); }
 
-std::string schedule_hash(const Schedule& s) { return hash_label(Fnv1a().text(schedule_to_json(s).dump()).value()); }
+uint64_t schedule_digest(const Schedule& s) {
+  nlohmann::json j = schedule_to_json(s);
+  j.erase("network");
+  return Fnv1a().text(j.dump()).value();
+}
+
+std::string schedule_hash(const Schedule& s) { return hash_label(schedule_digest(s)); }
 
 }  // namespace edgesim

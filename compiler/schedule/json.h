@@ -7,9 +7,12 @@
 namespace edgesim {
 
 nlohmann::json schedule_to_json(const Schedule& s);
-// The identity of a schedule: FNV-1a of schedule_to_json(s).dump(), "fnv1a:0123456789abcdef".
-// `run --json` and sweep points record it, so a schedule compiled by one command can be compared
-// with another's (and with `compile -o`'s file, parsed and dumped compactly).
+// The identity of a schedule: FNV-1a of schedule_to_json(s).dump() without its `network` label
+// (which follows the model's file name). `run --json` and sweep points record schedule_hash
+// ("fnv1a:0123456789abcdef"), a generated program's log schedule_digest in 16 hex digits
+// (compiler/codegen/perf_log.h), so a schedule compiled by one command can be compared with
+// another's (and with `compile -o`'s file, parsed, without `network`, dumped compactly).
+uint64_t schedule_digest(const Schedule& s);
 std::string schedule_hash(const Schedule& s);
 Schedule schedule_from_json(const nlohmann::json& j);   // throws std::runtime_error naming the key
 

@@ -25,13 +25,11 @@ namespace {
 using report::group_digits;
 using report::percent;
 
-// "label:       text", the text wrapped (report::wrap_cell) under itself within 100 columns.
+// "label:       text", wrapped under the text within 100 columns.
 void labelled(std::ostream& os, const std::string& label, const std::string& text) {
   constexpr size_t kIndent = 14;
-  const std::vector<std::string> lines = report::wrap_cell(text, report::kTerminalWidth - kIndent);
-  for (size_t i = 0; i < lines.size(); ++i)
-    os << (i == 0 ? label + std::string(kIndent - std::min(kIndent - 1, label.size()), ' ') : std::string(kIndent, ' '))
-       << lines[i] << '\n';
+  os << report::wrap_lines(label + std::string(kIndent - std::min(kIndent - 1, label.size()), ' ') + text,
+                           report::kTerminalWidth, kIndent);
 }
 using report::TableColumn;
 

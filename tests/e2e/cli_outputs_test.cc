@@ -314,3 +314,12 @@ TEST_CASE("compile and tune: --inputs types guessed graph inputs as run does, an
   CHECK(missing.status == 2);
   CHECK_THAT(missing.output, Contains("edgesim: error: --inputs /no/such.npz: no such file or directory"));
 }
+
+TEST_CASE("edgesim tune --no-cache: layers tuned earlier in the run are labelled so, not as cached", "[cli][tune]") {
+  // On gap9 the engine choice tunes NPU layers before the per-layer pass reuses them.
+  const auto r = test::run_edgesim(fmt::format("tune -p gap9 '{}' --no-cache --wide", resnet8()));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("cached") == std::string::npos);
+  CHECK_THAT(r.output, Contains(" earlier\n") && Contains("layers already tuned earlier in this run"));
+}

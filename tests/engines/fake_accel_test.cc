@@ -11,6 +11,7 @@
 
 #include "compiler/passes/engine_registry.h"
 #include "platforms/loader/engine_names.h"
+#include "platforms/loader/loader.h"
 #include "sim/cli/run_session.h"
 #include "sim/core/engine.h"
 #include "sim/engines/compute_model.h"
@@ -80,6 +81,9 @@ TEST_CASE("engines: an engine registered from a test runs edgesim run end to end
     CHECK_THROWS_WITH(add_engine(fake_engine(), fake_model), Catch::Contains("registered already"));
     const auto names = engine_list_names();
     CHECK(std::find(names.begin(), names.end(), "fake") != names.end());
+    // A platform may name it in `engines:` (the schema asks the list when the value is read).
+    CHECK(load_platform(test::source_dir() + "/platforms/gap8.yaml", {"engines=[fake,cluster]"}).engines ==
+          std::vector<std::string>{"fake", "cluster"});
     const cli::RunSession fake = run({"fake", "cluster"});
     const RunResult& r = fake.flow.sim.result;
     CHECK(r.verified);
@@ -100,4 +104,13 @@ TEST_CASE("engines: an engine registered from a test runs edgesim run end to end
   CHECK_THROWS_WITH(run({"fake", "cluster"}), Catch::Contains("fake"));
   const auto names = engine_list_names();
   CHECK(std::find(names.begin(), names.end(), "fake") == names.end());
+  CHECK_THROWS_WITH(load_platform(test::source_dir() + "/platforms/gap8.yaml", {"engines=[fake,cluster]"}),
+                    Catch::Contains("'fake' is not one of"));
+}
+
+TEST_CASE("engines: the platform's engine names and the compiler's built-in definitions name the same engines",
+          "[engines]") {
+  std::vector<std::string> defined;
+  for (const EngineDef& d : builtin_engine_defs()) defined.push_back(d.name);
+  CHECK(defined == engine_names());   // the built-ins, in the same order, before any registration
 }

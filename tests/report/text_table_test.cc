@@ -74,6 +74,9 @@ TEST_CASE("text table: a wrapped cell loses nothing: blanks break first, then se
   CHECK(wrap_cell("abcdefghij", 4) == std::vector<std::string>{"abcd", "efgh", "ij"});
   CHECK(wrap_cell("short", 10) == std::vector<std::string>{"short"});
   CHECK(wrap_cell("", 10) == std::vector<std::string>{""});
+  // Lines of text: each wrapped, continuations under the indent; width 0 leaves them whole.
+  CHECK(wrap_lines("label: one two three four\nshort", 18, 7) == "label: one two\n       three four\nshort\n");
+  CHECK(wrap_lines("label: one two three four", 0, 7) == "label: one two three four\n");
 }
 
 TEST_CASE("text table: widths count characters, abbreviation keeps head and tail", "[report]") {
