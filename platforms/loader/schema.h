@@ -97,5 +97,5 @@ void add_energy_keys(std::vector<KeyDef>& out);    // energy (schema_energy.cc)
 
 // Helpers for the table files: K_REQ(l1.size, Size) binds key "l1.size" to spec.l1.size.
 #define EDGESIM_FIELD(path) [](::edgesim::PlatformSpec& s) -> ::edgesim::schema::FieldRef { return &s.path; }
-#define K_REQ(path, kind) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, true, "", {}, "", {}, EDGESIM_FIELD(path), ""}
-#define K_OPT(path, kind, def) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, false, def, {}, "", {}, EDGESIM_FIELD(path), ""}
+#define K_REQ(path, kind) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, true, "", {}, "", {}, EDGESIM_FIELD(path), "", {}}
+#define K_OPT(path, kind, def) ::edgesim::schema::KeyDef{#path, ::edgesim::schema::Kind::kind, false, def, {}, "", {}, EDGESIM_FIELD(path), "", {}}

@@ -168,10 +168,12 @@ int run_check(const Graph& g, const Schedule& s, std::vector<Tensor> in, std::st
 // The header lines, once the engines are assigned and the graph passes (and the tuned plan) ran.
 void print_header(const CompileArgs& a, const std::string& platform, const CompiledNetwork& n) {
   const Graph& g = n.graph;
-  std::cout << fmt::format("network:  {} ({}, {} nodes, {} layers)\n", printable(a.model),
-                           g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size());
-  std::cout << fmt::format("engines:  {}\n", engine_summary(g, n.engines));
-  std::cout << fmt::format("platform: {} ({}), policy {}\n", printable(n.spec.name), printable(platform), a.policy);
+  // Wrapped under the value column: a long model path or engine list never runs past the terminal.
+  std::cout << report::wrap_lines(
+      fmt::format("network:  {} ({}, {} nodes, {} layers)\nengines:  {}\nplatform: {} ({}), policy {}", printable(a.model),
+                  g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size(), engine_summary(g, n.engines),
+                  printable(n.spec.name), printable(platform), a.policy),
+      report::kTerminalWidth, 10);
 }
 
 int run_compile(const CompileArgs& a) {

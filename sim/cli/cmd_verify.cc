@@ -19,9 +19,11 @@
 #include "compiler/golden/activations.h"
 #include "compiler/golden/golden.h"
 #include "platforms/util/hash.h"
+#include "platforms/util/printable.h"
 #include "kernels/interpreter/interpreter.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/report/text_table.h"
 
 namespace edgesim::cli {
 namespace {
@@ -92,16 +94,17 @@ int run_verify(const VerifyArgs& a) {
 
   Graph g = import_onnx(a.model, import_options(a, inputs));
   check_memory(estimate_memory(g), g, a.model);
-  std::cout << fmt::format("network: {} ({}, {} nodes, {} layers)\n", a.model,
-                           g.dialect.empty() ? "?" : g.dialect, g.nodes.size(),
-                           g.layer_nodes().size());
+  // Header lines wrap under the value column: a long path never runs past the terminal.
+  std::cout << report::wrap_lines(fmt::format("network: {} ({}, {} nodes, {} layers)", printable(a.model),
+                                              g.dialect.empty() ? "?" : g.dialect, g.nodes.size(), g.layer_nodes().size()),
+                                  report::kTerminalWidth, 9);
   std::vector<Tensor> in;
   if (inputs.empty()) {
     in = random_inputs(g, a.seed);
     std::cout << fmt::format("inputs:  random, seed {}\n", a.seed);
   } else {
     in = load_inputs(g, inputs);
-    std::cout << fmt::format("inputs:  {}\n", inputs);
+    std::cout << report::wrap_lines("inputs:  " + printable(inputs), report::kTerminalWidth, 9);
   }
 
   InterpreterOptions iopt;
@@ -113,9 +116,10 @@ int run_verify(const VerifyArgs& a) {
   if (a.expected.empty()) {
     for (size_t j = 0; j < r.outputs.size() && j < g.outputs.size(); ++j) {
       const Tensor& t = r.outputs[j];
-      std::cout << fmt::format("output {} '{}' {} {}  checksum {:016x}\n", j,
-                               g.tensor(g.outputs[j]).name, dtype_name(t.dtype()),
-                               shape_str(t.shape()), checksum(t));
+      std::cout << report::wrap_lines(fmt::format("output {} '{}' {} {}  checksum {:016x}", j,
+                                                  printable(g.tensor(g.outputs[j]).name), dtype_name(t.dtype()),
+                                                  shape_str(t.shape()), checksum(t)),
+                                      report::kTerminalWidth, 2);
     }
     std::cout << "verify: no --expected given; outputs not checked\n";
     return 0;

@@ -3,6 +3,7 @@
 // lines, hide optional columns and say so; paragraphs wrap) and has no "..." inside an
 // identifier, reason or case name. `describe NET.onnx` is left out: it prints the graph's stable
 // text form (docs/graph.md), one node per line, a format rather than a report.
+#include <filesystem>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -46,6 +47,16 @@ TEST_CASE("reports: every command's default output fits 100 columns and cuts no 
            std::string("describe -p gap9"), std::string("describe -p diana"),
            "sweep " + r8 + " -p gap8 --set l1.size=16KiB,64KiB --fresh -o " + d.file("s.csv"),
            std::string("validate --case vww")})
+    check_output(args);
+  // Paths longer than any checkout's wrap too (CI's checkout path is longer than a developer's):
+  // the same bundled networks through a directory link with a long name.
+  const std::string deep = d.file(std::string(40, 'd') + "/" + std::string(40, 'e'));
+  std::filesystem::create_directories(deep);
+  std::filesystem::create_directory_symlink(std::filesystem::path(r8).parent_path(), deep + "/resnet8");
+  std::filesystem::create_directory_symlink(std::filesystem::path(mv1).parent_path(), deep + "/mv1");
+  for (const std::string& args : std::vector<std::string>{"run -p gap8 " + deep + "/resnet8/model.onnx",
+                                                          "compile -p gap8 " + deep + "/mv1/model.onnx --policy deeploy",
+                                                          "verify " + deep + "/resnet8/model.onnx"})
     check_output(args);
   // Deeploy's transformer nodes have names of 40 to 60 characters.
   const std::string ml = test::shared_networks() + "/deeploy/Models/microLlama/INT8/microLlama64";
