@@ -18,6 +18,7 @@
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/resources.h"
+#include "sim/validate/calibration.h"
 #include "sim/validate/validate.h"
 
 namespace edgesim::cli {
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 
 struct ValidateArgs {
   std::vector<std::string> cases;
-  std::string dir, shared, json, report;
+  std::string dir, shared, json, report, calibration;
   bool wide = false;
 };
 
@@ -48,6 +49,9 @@ int run_validate(const ValidateArgs& a) {
   using namespace edgesim::validate;
   check_output_path("--json", a.json);
   check_output_path("--report", a.report);
+  check_output_path("--calibration", a.calibration);
+  if (!a.calibration.empty() && !a.cases.empty())
+    throw CliError("--calibration records every case: it cannot be combined with --case");
   std::vector<Case> all;
   try {
     all = read_cases(a.dir.empty() ? default_cases_dir() : a.dir);
@@ -95,6 +99,7 @@ int run_validate(const ValidateArgs& a) {
   std::cout << outcomes_table(out, a.wide ? 0 : 100);
   if (!a.json.empty()) write_file_atomically(a.json, outcomes_json(out));
   if (!a.report.empty()) write_file_atomically(a.report, outcomes_html(out));
+  if (!a.calibration.empty()) write_file_atomically(a.calibration, calibration_yaml(out));
   for (const Outcome& o : out)
     if (!o.pass) return 1;
   return 0;
@@ -113,6 +118,8 @@ void register_validate(CLI::App& app, Action& action) {
                   "folder of the shared reference networks (default: $EDGESIM_SHARED_NETWORKS or ../shared/networks)");
   sub->add_option("--json", args->json, "write the results as JSON");
   sub->add_option("--report", args->report, "write an HTML page with the errors per case");
+  sub->add_option("--calibration", args->calibration,
+                  "write every platform's calibration status, the file `run` reads (configs/calibration.yaml)");
   sub->add_flag("--wide", args->wide, "print every table column (default: fit 100 columns)");
   add_memory_limit_option(sub);
   sub->footer("Exit status: 0 every case within its tolerance, 1 a case outside it, 2 an error.");

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/calibration_text.h"
 #include "sim/report/format.h"
 #include "sim/report/provenance.h"
 #include "sim/report/report.h"
@@ -230,6 +231,8 @@ std::string run_to_html(const RunResult& r) {
   s += "<title>" + escape(title) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n<main>\n";
   s += "<h1>" + escape(title) + "</h1>\n";
   s += "<div class=\"meta\">" + escape(run_parameters(r)) + "</div>\n";
+  if (const std::string c = report::calibration_text(r.calibration); !c.empty())
+    s += "<div class=\"meta\">calibration: " + escape(c) + "</div>\n";
   s += summary(r);
   if (r.energy_modelled) {   // the energy chart beside the cycle chart, rows aligned (same scale)
     s += "<h2>Where the cycles and the energy go, per layer</h2>\n<div class=\"pair\"><div style=\"flex:1240 1 0\">" +

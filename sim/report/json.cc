@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/report/energy_report.h"
+#include "sim/report/calibration_text.h"
 #include "sim/report/format.h"
 #include "sim/report/provenance.h"
 #include "sim/report/report.h"
@@ -102,6 +103,17 @@ std::string run_to_json(const RunResult& r) {
                     {"memory", std::move(memory)},
                     {"provenance", report::provenance_json(r.provenance)}};
   if (!r.schedule_hash.empty()) doc["schedule_hash"] = r.schedule_hash;
+  if (r.calibration.looked_up) {
+    json cases = json::array();
+    for (const CalibrationCase& c : r.calibration.cases)
+      cases.push_back({{"case", c.name}, {"metric", c.metric}, {"error", c.error}, {"pass", c.pass}});
+    const Calibration& c = r.calibration;
+    doc["calibration"] = {{"platform", c.platform},
+                          {"status", !c.unknown.empty() ? "unknown" : c.cases.empty() ? "uncalibrated" : "calibrated"},
+                          {"cases", cases},
+                          {"overridden", c.overridden},
+                          {"text", report::calibration_text(c)}};
+  }
   // Invalid UTF-8 in a node name becomes U+FFFD instead of an exception.
   return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "platforms/util/printable.h"
+#include "sim/report/calibration_text.h"
 #include "sim/report/energy_report.h"
 #include "sim/report/format.h"
 #include "sim/report/report.h"
@@ -132,6 +133,8 @@ void print_run_table(std::ostream& os, const RunResult& r, size_t width) {
   os << "policy:       " << or_dash(r.policy) << '\n';
   os << "buffering:    " << or_dash(r.buffering) << '\n';
   os << "fidelity:     " << or_dash(r.fidelity) << '\n';
+  if (const std::string c = report::calibration_text(r.calibration); !c.empty())
+    os << report::wrap_lines("calibration:  " + c, width, 14);
   os << '\n';
 
   // The accounted column says something only where a layer's own counter differs from its cycles

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/stats/calibration.h"
 #include "sim/stats/provenance.h"
 
 namespace edgesim {
@@ -123,6 +124,7 @@ struct RunResult {
   bool energy_modelled = false;   // the platform has an energy section
   EnergyStats energy;             // sum of the layers' (each block's dynamic + leakage)
   Provenance provenance;          // filled by the CLI; empty in library use
+  Calibration calibration;        // the platform's validation status; filled by the CLI (`run`)
 };
 
 }  // namespace edgesim
