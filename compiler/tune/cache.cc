@@ -297,6 +297,10 @@ LayerTuneResult tune_layer_cached(const Graph& g, int node, const TilingContext&
     for (TunedOption& o : hit->options) o.tiling.node = node;
     return *hit;
   }
+  const Node& n = g.nodes.at(static_cast<size_t>(node));
+  if (opt.progress)
+    opt.progress(fmt::format("layer '{}' on {}{}", printable(n.name), n.engine.empty() ? "cluster" : n.engine,
+                             n.wmem_weights ? ", weights in WMEM" : ""));
   LayerTuneResult r = is_diana_accel_layer(g, node, spec) ? tune_accel_layer(g, node, ctx, spec, actx, opt)
                                                            : tune_layer(g, node, ctx, spec, actx, opt);
   cache.put(key, r);
@@ -310,12 +314,18 @@ std::vector<LayerTuneResult> tune_graph(const Graph& g, const PlatformSpec& spec
   ctx.graph = &g;
   ctx.spec = &spec;
   std::vector<LayerTuneResult> out;
-  for (int node : g.layer_nodes()) {
+  const std::vector<int> layers = g.layer_nodes();
+  TuneOptions each = opt;   // its progress lines say which layer of how many
+  for (size_t k = 0; k < layers.size(); ++k) {
+    const int node = layers[k];
+    if (opt.progress) each.progress = [&opt, k, &layers](const std::string& m) {
+      opt.progress(fmt::format("[{}/{}] {}", k + 1, layers.size(), m));
+    };
     if (g.nodes[static_cast<size_t>(node)].engine == "mvu") continue;   // whole-layer MVU steps (as tile_graph)
     // A RISC-V host (DIANA) runs its layers on whole tensors in L2: nothing to tile or tune.
     if (g.nodes[static_cast<size_t>(node)].engine == "cluster" && spec.cluster.impl == "riscv_host") continue;
     check_resident("tune: layer '" + printable(g.nodes[static_cast<size_t>(node)].name) + "'");
-    LayerTuneResult r = tune_layer_cached(g, node, ctx, spec, actx, opt, cache);
+    LayerTuneResult r = tune_layer_cached(g, node, ctx, spec, actx, each, cache);
     if (npu_base && g.nodes[static_cast<size_t>(node)].engine == "npu")
       for (const TunedOption& o : r.options)
         if (o.option.kind == "base") {

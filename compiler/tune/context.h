@@ -29,6 +29,7 @@ struct TuneContext {
   std::function<std::unique_ptr<Evaluator>(int jobs)> make_simulator;
   // Empty: no network level (the isolated per-layer plan is used).
   std::function<std::unique_ptr<NetworkEvaluator>(int jobs)> make_network_simulator;
+  std::function<void(const std::string&)> progress;   // TuneOptions::progress
 };
 
 // $EDGESIM_TUNE_CACHE, else $XDG_CACHE_HOME/edgesim/tune-cache.json, else

@@ -483,8 +483,11 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
   r.peak_before = bo.peak_before, r.peak_after = bo.peak_after;
   Graph g = bo.changed() ? reorder_nodes(g0, bo.order) : g0;
   r.order = bo.order;
-  if (opt.change_graph)
-    r.engine_changes = tune_engines(g, spec, opt.engines.empty() ? engine_preference(spec) : opt.engines, opt, cache);
+  if (opt.change_graph) {
+    TuneOptions eo = opt;   // its progress lines say they choose the engines
+    if (opt.progress) eo.progress = [&opt](const std::string& m) { opt.progress("engines: " + m); };
+    r.engine_changes = tune_engines(g, spec, opt.engines.empty() ? engine_preference(spec) : opt.engines, eo, cache);
+  }
   r.layers = tune_graph(g, spec, opt, cache);
   for (const LayerTuneResult& l : r.layers) r.tilings.push_back(l.tuned);
 
@@ -492,6 +495,7 @@ NetworkTuneResult tune_network(const Graph& g0, const PlatformSpec& spec, const 
   std::vector<std::vector<LayerChoices>> ch;   // point into `chains`, which outlives the rounds
   for (const auto& c : chains) ch.push_back(choices_of(c));
   PlanRounds rounds(g, spec, *net, std::move(ch), r.fusion_sims);
+  if (opt.progress) opt.progress("network: the references' and the tuned plans, simulated whole");
   const References ref = reference_plans(g0, spec, *net, r);
   rounds.s.run({r.tilings});   // the isolated plan
   r.isolated = rounds.s.val[0];

@@ -32,6 +32,7 @@ NetworkTuneResult tune_with(const Graph& g, const PlatformSpec& spec, const Tune
   opt.change_graph = true;
   opt.objective = ctx.objective;   // each layer's choice; the network plan itself is chosen by cycles
   opt.engines = allowed;
+  opt.progress = ctx.progress;
   std::unique_ptr<TuneCache> own;
   TuneCache& cache = ctx.cache ? *ctx.cache : *(own = std::make_unique<TuneCache>(ctx.cache_path));
   return tune_network(g, spec, opt, net.get(), cache);

@@ -14,6 +14,7 @@
 // = the best candidate in the tuned flow (DORY's loop, buffering chosen per layer).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,9 @@ struct TuneOptions {
   std::vector<std::string> engines;   // engines a layer may move to (engine_tune.h); empty: the platform's
   bool change_graph = true;           // the network level may reorder branches and move layers between engines
   std::string objective = "cycles";   // objective.h; energy/edp need an evaluator that gives energy
+  // Called with one line per piece of work not taken from the cache ("[3/29] layer 'L02_pw' on
+  // cluster", "network: ..."); the CLI prints it on stderr. Empty: silent.
+  std::function<void(const std::string&)> progress;
 };
 
 // One L3 decision of a layer (l3_options.h) with its best simulated L1 tiling.

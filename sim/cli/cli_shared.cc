@@ -1,6 +1,7 @@
 // Helpers shared by several subcommands (declared in commands.h).
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include <unistd.h>
 
@@ -23,6 +24,19 @@ std::string tiling_size_hint(const PlatformSpec& spec, const std::string& policy
   if (e.level() != "L1" || e.min_budget() <= 0 || !f || !f->l1_budget_follows_l1_size(spec)) return "";
   const int64_t overhead = spec.l1.size - policy_budgets(spec, policy).l1;
   return fmt::format(" (l1.size >= {} B on {})", e.min_budget() + overhead, spec.name);
+}
+
+std::function<void(const std::string&)> tuning_progress(const std::string& cache_path) {
+  auto first = std::make_shared<bool>(true);
+  return [first, cache_path](const std::string& line) {
+    if (*first) {
+      std::cerr << (cache_path.empty() ? std::string("edgesim: tuning the plan (no tune cache)")
+                                       : "edgesim: tuning the plan (not in the tune cache " + printable(cache_path) + ")")
+                << "; each layer's candidates are simulated\n";
+      *first = false;
+    }
+    std::cerr << "edgesim: tuning: " << line << std::endl;
+  };
 }
 
 EngineAssignment assign_engines_cli(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines) {

@@ -191,6 +191,7 @@ int run_compile(const CompileArgs& a) {
   c.schedule.network_loop = a.network_loop;
   c.model = a.model;
   c.tune = simulating_tune_context();
+  c.tune.progress = tuning_progress(c.tune.cache_path);
   c.network = network_label(a.model);
   c.data_copies = a.check ? 2 : 1;
   c.tiling_hint = tiling_size_hint;

@@ -123,6 +123,8 @@ int run_tune(const TuneArgs& a) {
   req.cache_path = a.no_cache ? "" : a.cache.empty() ? default_tune_cache_path() : a.cache;
   req.analytic_only = a.analytic_only;
   req.objective = a.objective;
+  // Progress on stderr for the work not taken from the cache ("[3/29] layer 'L02_pw' on cluster").
+  req.progress = [](const std::string& line) { std::cerr << "edgesim: tuning: " << line << std::endl; };
   check_input_path("--inputs", a.inputs);
   req.inputs = [&](Graph& g) {
     if (!a.inputs.empty()) (void)load_inputs(g, a.inputs);

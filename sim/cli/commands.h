@@ -69,6 +69,11 @@ std::string guessed_input_types_note(const Graph& g);
 EngineAssignment assign_engines_cli(Graph& g, const PlatformSpec& spec, const std::vector<std::string>& engines);
 // "engines:      npu 13 layers (weights 1,081,344 B in WMEM), cluster 18 nodes"
 std::string engine_summary(const Graph& g, const EngineAssignment& a);
+// The tuner's progress lines (TuneOptions::progress) on stderr, for `run` and `compile` under
+// --policy tuned: the first says the plan is not in the tune cache (`cache_path`, "" = none) and
+// is being tuned, each then "edgesim: tuning: [3/29] layer 'L02_pw' on cluster". Nothing is
+// printed when the plan comes from the cache.
+std::function<void(const std::string&)> tuning_progress(const std::string& cache_path);
 // Prints each of the platform's plausibility warnings (PlatformSpec::warnings) to stderr as
 // "edgesim: warning: ..." lines.
 void print_platform_warnings(const PlatformSpec& spec);

@@ -77,6 +77,7 @@ RunSession run_session(const RunOptions& a) {
   session.input_label = "none (timing only)";
   req.inputs = [&](Graph& g) { return choose_inputs(g, a, session.input_label); };
   req.inputs_type_only = a.timing_only && !a.inputs.empty();
+  req.tune.progress = tuning_progress(req.tune.cache_path);
   FlowOutcome& flow = session.flow;
   flow = run_flow_cli(req, a);
   const Graph& g = flow.graph;

@@ -79,6 +79,7 @@ TuneOutcome run_tune_flow(const TuneRequest& req, const std::function<void(const
   opt.simulator = sim.get();
   opt.engines = n.engines.preference;
   opt.objective = req.objective;
+  opt.progress = req.progress;
   TuneCache cache(ctx.cache_path);
   const auto t0 = std::chrono::steady_clock::now();
   o.result = tune_network(o.graph, o.spec, opt, net.get(), cache);

@@ -33,6 +33,7 @@ struct TuneRequest {
   // a Deeploy graph's inferred inputs from the data, so the network tuned is the one `run
   // --inputs` runs.
   std::function<void(Graph&)> inputs;
+  std::function<void(const std::string&)> progress;   // TuneOptions::progress
 };
 
 struct TuneOutcome {

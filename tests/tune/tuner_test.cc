@@ -314,3 +314,17 @@ TEST_CASE("policy tuned: schedules run verified", "[tune]") {
   CHECK(std::filesystem::exists(dir.file("cache.json")));
   CHECK_THROWS_WITH(make_policy("tuned"), Catch::Matchers::Contains("policy 'tuned' has no tiler of its own"));
 }
+
+TEST_CASE("run --policy tuned: progress on stderr while tuning, none when the plan is cached (issue 39 #5)", "[tune][cli]") {
+  const test::TempDir d;
+  const std::string cmd = "EDGESIM_TUNE_CACHE='" + d.file("cache.json") + "' '" + test::edgesim_bin() +
+                          "' run -p gap8 " + test::source_dir() + "/models/resnet8/model.onnx --policy tuned --timing-only";
+  const test::RunResult first = test::run_shell(cmd + " 2>&1 >/dev/null");   // stderr alone
+  REQUIRE(first.status == 0);
+  CHECK(first.output.find("edgesim: tuning the plan (not in the tune cache " + d.file("cache.json") + ")") == 0);
+  CHECK(first.output.find("edgesim: tuning: [1/") != std::string::npos);   // a layer of how many
+  CHECK(first.output.find("layer 'L00_conv' on cluster") != std::string::npos);
+  const test::RunResult again = test::run_shell(cmd + " 2>&1 >/dev/null");
+  REQUIRE(again.status == 0);
+  CHECK(again.output.find("tuning") == std::string::npos);
+}
