@@ -190,6 +190,9 @@ OnnxModel load_onnx_model(const std::string& path,
   OnnxModel m;
   m.path = path;
   onnx::ModelProto proto;
+  // A platform file given where the network goes gets a message that says so.
+  const bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+  const char* yaml_note = ": a YAML file, not an ONNX model (a platform file? give it as the platform, -p)";
   {
     // The file's bytes (mapped) live only while they are parsed.
     const FileBytes bytes(path, "an .onnx file");
@@ -200,10 +203,10 @@ OnnxModel load_onnx_model(const std::string& path,
                                               static_cast<int>(bytes.size()));
     in.SetRecursionLimit(64);
     if (!proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
-      throw ImportError(path + ": not a valid ONNX model (protobuf parse failed: truncated or corrupt file)");
+      throw ImportError(path + (yaml ? yaml_note : ": not a valid ONNX model (protobuf parse failed: truncated or corrupt file)"));
   }
   if (!proto.has_graph() || proto.ir_version() <= 0 || proto.graph().output_size() == 0)
-    throw ImportError(path + ": not an ONNX model (no ir_version, graph or graph outputs)");
+    throw ImportError(path + (yaml ? yaml_note : ": not an ONNX model (no ir_version, graph or graph outputs)"));
   m.ir_version = proto.ir_version();
   for (const auto& o : proto.opset_import()) {
     m.domains.push_back(o.domain());

@@ -150,11 +150,20 @@ void check_positional_count(const CLI::App& sub, const std::vector<std::string>&
   }
   if (missing != nullptr)
     throw CliError(fmt::format("{}: missing argument '{}' ({})", cmd, missing->get_name(true), missing->get_description()));
-  if (positional.size() > room)
-    throw CliError(room == 0 ? fmt::format("{}: unexpected argument '{}' ({} takes no positional arguments)", cmd,
-                                           positional[room], cmd)
-                             : fmt::format("{}: unexpected argument '{}' (after '{}')", cmd, positional[room],
-                                           positional[room - 1]));
+  if (positional.size() > room) {
+    // `run gap8 NET`: a platform given where the network goes.
+    std::string hint;
+    for (const std::string& p : positional)
+      if (sub.get_option_no_throw("--platform") != nullptr &&
+          (p.ends_with(".yaml") || p.ends_with(".yml") || (is_platform_name(p) && !find_bundled(p).empty()))) {
+        hint = fmt::format("; '{}' is a platform: give it with -p {}", p, p);
+        break;
+      }
+    throw CliError(room == 0 ? fmt::format("{}: unexpected argument '{}' ({} takes no positional arguments{})", cmd,
+                                           positional[room], cmd, hint)
+                             : fmt::format("{}: unexpected argument '{}' (after '{}'{})", cmd, positional[room],
+                                           positional[room - 1], hint));
+  }
 }
 
 }  // namespace

@@ -45,6 +45,8 @@ struct BundledPlatform {
   std::string name, path;
 };
 std::vector<BundledPlatform> bundled_platforms();   // sorted by name
+// The bundled file of platform `name`, or "".
+std::string find_bundled(const std::string& name);
 // True for a value that can only be a platform name: no '/', no .yaml / .yml ending.
 bool is_platform_name(const std::string& value);
 // The platform file a --platform value means: an existing file as given; else a name (see

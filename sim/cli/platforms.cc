@@ -36,15 +36,14 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// The bundled file of platform `name`, or "".
+}  // namespace
+
 std::string find_bundled(const std::string& name) {
   std::error_code ec;
   for (const fs::path& d : platform_dirs())
     if (fs::is_regular_file(d / (name + ".yaml"), ec)) return (d / (name + ".yaml")).string();
   return "";
 }
-
-}  // namespace
 
 std::vector<BundledPlatform> bundled_platforms() {
   std::vector<BundledPlatform> all;

@@ -33,8 +33,15 @@ inline size_t edit_distance(const std::string& a, const std::string& b) {
 // enough: at most 1 edit for words of up to 4 characters, 2 up to 8, else 3, and fewer edits
 // than the word has characters; leading dashes are not counted, so "-x" is not "-p". Failing
 // that, a word of 3+ characters that begins exactly one candidate suggests it ("--rep" ->
-// "--report").
+// "--report"). A candidate that differs from the word only in case is suggested alone.
 inline std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  // The same word in another case ("GAP8" for "gap8") is the suggestion, whatever its length.
+  auto lower = [](std::string s) {
+    for (char& ch : s) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    return s;
+  };
+  for (const std::string& c : candidates)
+    if (c != word && lower(c) == lower(word)) return " (did you mean '" + c + "'?)";
   const size_t len = word.size() - std::min(word.find_first_not_of('-'), word.size());
   const size_t limit = std::min(len <= 4 ? size_t{1} : len <= 8 ? size_t{2} : size_t{3}, len == 0 ? 0 : len - 1);
   size_t best = limit + 1;

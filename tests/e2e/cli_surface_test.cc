@@ -178,6 +178,10 @@ TEST_CASE("cli surface: parse errors are one line with exit status 2", "[e2e][cl
        "'gap9'?); bundled: barvinn, diana, gap8, gap9, pulp_open, siracusa"},
       {"describe sircusa", "edgesim: error: describe sircusa: no such file and no bundled platform of that name (did you mean 'siracusa'?)"},
       {"describe --list -p gap8", "edgesim: error: --platform excludes --list"},
+      {"run -p GAP8 " + kNet, "edgesim: error: --platform GAP8: no such file and no bundled platform of that name (did you mean 'gap8'?)"},
+      {"run gap8 " + kNet, "edgesim: error: run: unexpected argument '" + kNet + "' (after 'gap8'; 'gap8' is a platform: give it with -p gap8)"},
+      {"run -p gap8 platforms/gap9.yaml",
+       "edgesim: error: platforms/gap9.yaml: a YAML file, not an ONNX model (a platform file? give it as the platform, -p)"},
   };
   for (const Case& c : cases) {
     const Outcome r = cli(c.args);

@@ -29,6 +29,8 @@ TEST_CASE("did_you_mean offers the closest candidates, or nothing", "[cli]") {
   CHECK(did_you_mean("tun", commands) == " (did you mean 'run' or 'tune'?)");   // ties, in order
   CHECK(did_you_mean("simulate", commands).empty());
   CHECK(did_you_mean("run", commands).empty());                                   // nothing to correct
+  CHECK(did_you_mean("RUN", commands) == " (did you mean 'run'?)");               // another case
+  CHECK(did_you_mean("GAP8", {"gap8", "gap9"}) == " (did you mean 'gap8'?)");     // not gap9 too
 
   const std::vector<std::string> options{"--policy", "-p", "--platform", "--set", "--seed", "--report", "--json"};
   CHECK(did_you_mean("--polcy", options) == " (did you mean '--policy'?)");
