@@ -153,12 +153,12 @@ void check_positional_count(const CLI::App& sub, const std::vector<std::string>&
   if (positional.size() > room) {
     // `run gap8 NET`: a platform given where the network goes.
     std::string hint;
-    for (const std::string& p : positional)
-      if (sub.get_option_no_throw("--platform") != nullptr &&
-          (p.ends_with(".yaml") || p.ends_with(".yml") || (is_platform_name(p) && !find_bundled(p).empty()))) {
-        hint = fmt::format("; '{}' is a platform: give it with -p {}", p, p);
-        break;
-      }
+    if (sub.get_option_no_throw("--platform") != nullptr)
+      for (const std::string& p : positional)
+        if (p.ends_with(".yaml") || p.ends_with(".yml") || (is_platform_name(p) && !find_bundled(p).empty())) {
+          hint = fmt::format("; '{}' is a platform: give it with -p {}", p, p);
+          break;
+        }
     throw CliError(room == 0 ? fmt::format("{}: unexpected argument '{}' ({} takes no positional arguments{})", cmd,
                                            positional[room], cmd, hint)
                              : fmt::format("{}: unexpected argument '{}' (after '{}'{})", cmd, positional[room],

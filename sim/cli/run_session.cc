@@ -145,13 +145,7 @@ RunSession run_session(const RunOptions& a) {
     r.schedule_hash = schedule_hash(flow.schedule);
   }
   // Every run states its platform's validation status (configs/calibration.yaml, docs/validation.md).
-  if (const std::string file = data_path("configs/calibration.yaml"); !file.empty()) {
-    r.calibration = validate::read_calibration(file, flow.spec.name);
-  } else {
-    r.calibration.looked_up = true;
-    r.calibration.platform = flow.spec.name;
-    r.calibration.unknown = "configs/calibration.yaml not found";
-  }
+  r.calibration = validate::read_calibration(data_path("configs/calibration.yaml"), flow.spec.name);
   r.calibration.overridden = !a.overrides.empty();
   if (const std::string w = guessed_input_types_warning(g, a); !w.empty()) r.warnings.insert(r.warnings.begin(), w);
   r.warnings.insert(r.warnings.begin(), flow.spec.warnings.begin(), flow.spec.warnings.end());

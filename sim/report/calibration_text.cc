@@ -7,17 +7,13 @@
 
 namespace edgesim::report {
 
-bool energy_metric(const std::string& metric) {
-  return metric == "pj_per_mac" || metric == "top_per_joule" || metric == "energy_ratio";
-}
-
 namespace {
 
 // "; worst timing error -14.5 % (case)" over the cases of one kind, or "" when there are none.
 std::string worst(const Calibration& c, bool energy) {
   const CalibrationCase* w = nullptr;
   for (const CalibrationCase& k : c.cases)
-    if (energy_metric(k.metric) == energy && (!w || std::fabs(k.error) > std::fabs(w->error))) w = &k;
+    if (k.energy == energy && (!w || std::fabs(k.error) > std::fabs(w->error))) w = &k;
   if (!w) return "";
   return fmt::format("; worst {} error {:+.1f} % ({})", energy ? "energy" : "timing", 100.0 * w->error, w->name);
 }

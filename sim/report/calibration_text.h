@@ -11,7 +11,5 @@ namespace edgesim::report {
 // (vww_pw_only-gap9_ne16-8cores) ... Cases: ...", "uncalibrated: no validation case runs on
 // diana ...", or "unknown (...)". Empty when the status was not looked up.
 std::string calibration_text(const Calibration& c);
-// True for the energy metrics (pj_per_mac, top_per_joule, energy_ratio).
-bool energy_metric(const std::string& metric);
 
 }  // namespace edgesim::report

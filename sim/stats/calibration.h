@@ -11,6 +11,7 @@ namespace edgesim {
 
 struct CalibrationCase {
   std::string name, metric;   // metric: the case's (cycles, accounted_cycles, pj_per_mac, ...)
+  bool energy = false;        // an energy metric (else a timing one)
   double error = 0;           // predicted / published - 1
   bool pass = false;          // within the case's tolerance (and every published layer within its own)
 };

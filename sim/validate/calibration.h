@@ -14,8 +14,9 @@ namespace edgesim::validate {
 // The file's text: each platform (sorted) with its cases (in the order given).
 std::string calibration_yaml(const std::vector<Outcome>& outcomes);
 
-// The status of `platform` from that file. Never throws: a missing or unreadable file gives
-// `unknown` with the reason; a platform the file does not name has no cases (uncalibrated).
+// The status of `platform` from that file. Never throws: no file (path ""), an unreadable or
+// malformed one gives `unknown` with the reason (file:line); a platform the file does not name
+// has no cases (uncalibrated).
 Calibration read_calibration(const std::string& path, const std::string& platform);
 
 }  // namespace edgesim::validate

@@ -77,6 +77,8 @@ struct LayerSummary {
 LayerSummary layer_summary(const std::vector<Outcome>& r);
 
 double signed_error(double predicted, double published);
+// True for the energy metrics (pj_per_mac, top_per_joule, energy_ratio), false for the timing ones.
+bool energy_metric(const std::string& metric);
 bool within(double error, double tolerance);
 // Runs the case timing-only through run_flow (sim/flow: import, engines, tiling, schedule,
 // SystemC). Throws ValidationError "<case file>: <message>" for a missing network or platform,

@@ -327,4 +327,9 @@ TEST_CASE("run --policy tuned: progress on stderr while tuning, none when the pl
   const test::RunResult again = test::run_shell(cmd + " 2>&1 >/dev/null");
   REQUIRE(again.status == 0);
   CHECK(again.output.find("tuning") == std::string::npos);
+  // `tune` prints the same lines (it has its own header, so no "not in the tune cache" line).
+  const test::RunResult tune = test::run_shell("'" + test::edgesim_bin() + "' tune -p gap8 " + test::source_dir() +
+                                               "/models/resnet8/model.onnx --no-cache 2>&1 >/dev/null");
+  REQUIRE(tune.status == 0);
+  CHECK(tune.output.find("edgesim: tuning: [1/") != std::string::npos);
 }

@@ -48,6 +48,8 @@ TEST_CASE("calibration: the file validate writes reads back per platform, a bad 
   CHECK(g9.cases[0].name == "a-gap9");
   CHECK(g9.cases[2].error == Approx(0.121));
   CHECK_FALSE(g9.cases[2].pass);
+  CHECK(g9.cases[1].energy);            // pj_per_mac
+  CHECK_FALSE(g9.cases[0].energy);
   const std::string text = report::calibration_text(g9);
   CHECK(text.find("3 validation cases, 2 within tolerance") != std::string::npos);
   CHECK(text.find("worst timing error +12.1 % (d-gap9)") != std::string::npos);
@@ -62,10 +64,15 @@ TEST_CASE("calibration: the file validate writes reads back per platform, a bad 
   const Calibration missing = read_calibration(d.file("none.yaml"), "gap9");
   CHECK(missing.cases.empty());
   CHECK(missing.unknown.find("none.yaml") != std::string::npos);
-  const Calibration bad = read_calibration(d.write("bad.yaml", "gap9:\n  - {case: x, error: oops}\n"), "gap9");
-  CHECK(bad.cases.empty());
-  CHECK(bad.unknown.find("bad.yaml") != std::string::npos);
-  CHECK(report::calibration_text(bad).rfind("unknown (", 0) == 0);
+  for (const char* text : {"gap9:\n  x: [cycles, oops, pass]\n", "gap9:\n  x: [cycles, 0.1]\n", "gap9:\n  x: [cycles, 0.1, maybe]\n",
+                           "gap9: 3\n", "gap9:\n  - {case: x, error: 0.1}\n"}) {
+    INFO(text);
+    const Calibration bad = read_calibration(d.write("bad.yaml", text), "gap9");
+    CHECK(bad.cases.empty());
+    CHECK(bad.unknown.find("bad.yaml") != std::string::npos);   // the file (and line) named
+    CHECK(report::calibration_text(bad).rfind("unknown (", 0) == 0);
+  }
+  CHECK(read_calibration("", "gap9").unknown == "configs/calibration.yaml not found");
   CHECK(report::calibration_text(Calibration{}).empty());   // not looked up: nothing printed
 }
 
